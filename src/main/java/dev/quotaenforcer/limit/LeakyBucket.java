@@ -1,0 +1,71 @@
+package dev.quotaenforcer.limit;
+
+/**
+ * Leaky bucket as a queue: admitted requests join a queue of {@code capacity} that drains at a
+ * constant rate. A request that fits is allowed with the delay the gateway must hold it for (the
+ * time the queue ahead of it needs to drain, so an idle key is forwarded at once); a request that
+ * would overflow the queue is denied. The output is perfectly smooth; the price is latency.
+ */
+final class LeakyBucket extends Limiter<BucketLevel> {
+
+    LeakyBucket() {
+        super(BucketLevel.class);
+    }
+
+    @Override
+    BucketLevel fresh(LimitPolicy policy, long now) {
+        return new BucketLevel(0, now, false);
+    }
+
+    @Override
+    long timeOf(BucketLevel state) {
+        return state.updatedAt();
+    }
+
+    @Override
+    BucketLevel advance(LimitPolicy policy, BucketLevel state, long now) {
+        long drained = TokenBucket.flow(policy, now - state.updatedAt(), state.level());
+        return new BucketLevel(state.level() - drained, Math.max(now, state.updatedAt()), state.denying());
+    }
+
+    @Override
+    boolean admits(LimitPolicy policy, BucketLevel state, long now, long cost) {
+        return cost <= policy.limit()
+                && TokenBucket.units(policy, cost) <= TokenBucket.capacityUnits(policy) - state.level();
+    }
+
+    @Override
+    BucketLevel consume(LimitPolicy policy, BucketLevel state, long now, long cost) {
+        return new BucketLevel(state.level() + TokenBucket.units(policy, cost), state.updatedAt(), state.denying());
+    }
+
+    @Override
+    long remaining(LimitPolicy policy, BucketLevel state, long now) {
+        return (TokenBucket.capacityUnits(policy) - state.level()) / policy.refill().periodMs();
+    }
+
+    @Override
+    long resetMs(LimitPolicy policy, BucketLevel state, long now) {
+        return TokenBucket.msFor(policy, state.level());
+    }
+
+    @Override
+    long horizonMs(LimitPolicy policy) {
+        return TokenBucket.msFor(policy, TokenBucket.capacityUnits(policy));
+    }
+
+    @Override
+    long delayMs(LimitPolicy policy, BucketLevel admittedFrom, long now) {
+        return TokenBucket.msFor(policy, admittedFrom.level());
+    }
+
+    @Override
+    BucketLevel withDenying(BucketLevel state, boolean denying) {
+        return new BucketLevel(state.level(), state.updatedAt(), denying);
+    }
+
+    @Override
+    long idleFrom(LimitPolicy policy, BucketLevel state) {
+        return state.updatedAt() + resetMs(policy, state, state.updatedAt());
+    }
+}
