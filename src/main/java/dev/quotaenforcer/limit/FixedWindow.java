@@ -5,14 +5,10 @@ package dev.quotaenforcer.limit;
  * (UTC), so {@code PT1H} is the calendar hour. Cheapest, but admits up to twice the limit across a
  * window boundary.
  */
-final class FixedWindow extends Limiter<FixedWindow.State> {
-
-    /** Cost used in the window starting at {@code windowStart}. */
-    public record State(long windowStart, long used, boolean denying) implements PolicyState {
-    }
+final class FixedWindow extends Limiter<WindowCount> {
 
     FixedWindow() {
-        super(State.class);
+        super(WindowCount.class);
     }
 
     static long windowStart(LimitPolicy policy, long now) {
@@ -20,37 +16,37 @@ final class FixedWindow extends Limiter<FixedWindow.State> {
     }
 
     @Override
-    State fresh(LimitPolicy policy, long now) {
-        return new State(windowStart(policy, now), 0, false);
+    WindowCount fresh(LimitPolicy policy, long now) {
+        return new WindowCount(windowStart(policy, now), 0, false);
     }
 
     @Override
-    long timeOf(State state) {
+    long timeOf(WindowCount state) {
         return state.windowStart();
     }
 
     @Override
-    State advance(LimitPolicy policy, State state, long now) {
+    WindowCount advance(LimitPolicy policy, WindowCount state, long now) {
         return windowStart(policy, now) == state.windowStart() ? state : fresh(policy, now);
     }
 
     @Override
-    boolean admits(LimitPolicy policy, State state, long now, long cost) {
+    boolean admits(LimitPolicy policy, WindowCount state, long now, long cost) {
         return cost <= policy.limit() - state.used();
     }
 
     @Override
-    State consume(LimitPolicy policy, State state, long now, long cost) {
-        return new State(state.windowStart(), state.used() + cost, state.denying());
+    WindowCount consume(LimitPolicy policy, WindowCount state, long now, long cost) {
+        return new WindowCount(state.windowStart(), state.used() + cost, state.denying());
     }
 
     @Override
-    long remaining(LimitPolicy policy, State state, long now) {
+    long remaining(LimitPolicy policy, WindowCount state, long now) {
         return Math.max(0, policy.limit() - state.used());
     }
 
     @Override
-    long resetMs(LimitPolicy policy, State state, long now) {
+    long resetMs(LimitPolicy policy, WindowCount state, long now) {
         return state.windowStart() + policy.windowMs() - now;
     }
 
@@ -60,12 +56,12 @@ final class FixedWindow extends Limiter<FixedWindow.State> {
     }
 
     @Override
-    State withDenying(State state, boolean denying) {
-        return new State(state.windowStart(), state.used(), denying);
+    WindowCount withDenying(WindowCount state, boolean denying) {
+        return new WindowCount(state.windowStart(), state.used(), denying);
     }
 
     @Override
-    long idleFrom(LimitPolicy policy, State state) {
+    long idleFrom(LimitPolicy policy, WindowCount state) {
         return state.windowStart() + policy.windowMs();
     }
 

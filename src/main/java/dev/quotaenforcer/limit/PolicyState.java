@@ -2,7 +2,7 @@ package dev.quotaenforcer.limit;
 
 /** The counted state of one policy for one key; immutable, produced and consumed by its algorithm. */
 public sealed interface PolicyState
-        permits FixedWindow.State, SlidingWindowCounter.State, SlidingWindowLog.State, BucketLevel {
+        permits WindowCount, SlidingCounts, RequestLog, BucketLevel {
 
     /** True while the policy is inside a run of denials (fixed window: has denied in this window). */
     boolean denying();

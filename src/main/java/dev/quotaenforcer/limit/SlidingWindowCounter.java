@@ -5,34 +5,30 @@ package dev.quotaenforcer.limit;
  * previous one weighted by how much of it the sliding window still overlaps. Two numbers per key;
  * an approximation that assumes the previous window's requests were spread evenly.
  */
-final class SlidingWindowCounter extends Limiter<SlidingWindowCounter.State> {
-
-    /** Counts of the window starting at {@code windowStart} and of the one before it. */
-    public record State(long windowStart, long previous, long current, boolean denying) implements PolicyState {
-    }
+final class SlidingWindowCounter extends Limiter<SlidingCounts> {
 
     SlidingWindowCounter() {
-        super(State.class);
+        super(SlidingCounts.class);
     }
 
     @Override
-    State fresh(LimitPolicy policy, long now) {
-        return new State(FixedWindow.windowStart(policy, now), 0, 0, false);
+    SlidingCounts fresh(LimitPolicy policy, long now) {
+        return new SlidingCounts(FixedWindow.windowStart(policy, now), 0, 0, false);
     }
 
     @Override
-    long timeOf(State state) {
+    long timeOf(SlidingCounts state) {
         return state.windowStart();
     }
 
     @Override
-    State advance(LimitPolicy policy, State state, long now) {
+    SlidingCounts advance(LimitPolicy policy, SlidingCounts state, long now) {
         long start = FixedWindow.windowStart(policy, now);
         if (start == state.windowStart()) {
             return state;
         }
         long carried = start - state.windowStart() == policy.windowMs() ? state.current() : 0;
-        return new State(start, carried, 0, state.denying());
+        return new SlidingCounts(start, carried, 0, state.denying());
     }
 
     /**
@@ -40,14 +36,14 @@ final class SlidingWindowCounter extends Limiter<SlidingWindowCounter.State> {
      * previous x (W - elapsed) + current x W. With 84 previous, 36 current, 15 s into a 60 s window:
      * 84 x 45 + 36 x 60 = 5940, i.e. an estimate of 99.
      */
-    private static long scaledEstimate(LimitPolicy policy, State state, long now) {
+    private static long scaledEstimate(LimitPolicy policy, SlidingCounts state, long now) {
         long window = policy.windowMs();
         long elapsed = now - state.windowStart();
         return state.previous() * (window - elapsed) + state.current() * window;
     }
 
     @Override
-    boolean admits(LimitPolicy policy, State state, long now, long cost) {
+    boolean admits(LimitPolicy policy, SlidingCounts state, long now, long cost) {
         if (cost > policy.limit()) {
             return false;
         }
@@ -55,18 +51,18 @@ final class SlidingWindowCounter extends Limiter<SlidingWindowCounter.State> {
     }
 
     @Override
-    State consume(LimitPolicy policy, State state, long now, long cost) {
-        return new State(state.windowStart(), state.previous(), state.current() + cost, state.denying());
+    SlidingCounts consume(LimitPolicy policy, SlidingCounts state, long now, long cost) {
+        return new SlidingCounts(state.windowStart(), state.previous(), state.current() + cost, state.denying());
     }
 
     @Override
-    long remaining(LimitPolicy policy, State state, long now) {
+    long remaining(LimitPolicy policy, SlidingCounts state, long now) {
         long free = policy.limit() * policy.windowMs() - scaledEstimate(policy, state, now);
         return Math.max(0, Math.floorDiv(free, policy.windowMs()));
     }
 
     @Override
-    long resetMs(LimitPolicy policy, State state, long now) {
+    long resetMs(LimitPolicy policy, SlidingCounts state, long now) {
         if (state.current() > 0) {
             return state.windowStart() + 2 * policy.windowMs() - now;
         }
@@ -79,12 +75,12 @@ final class SlidingWindowCounter extends Limiter<SlidingWindowCounter.State> {
     }
 
     @Override
-    State withDenying(State state, boolean denying) {
-        return new State(state.windowStart(), state.previous(), state.current(), denying);
+    SlidingCounts withDenying(SlidingCounts state, boolean denying) {
+        return new SlidingCounts(state.windowStart(), state.previous(), state.current(), denying);
     }
 
     @Override
-    long idleFrom(LimitPolicy policy, State state) {
+    long idleFrom(LimitPolicy policy, SlidingCounts state) {
         return state.windowStart() + (state.current() > 0 ? 2 : 1) * policy.windowMs();
     }
 }

@@ -1,0 +1,51 @@
+package dev.quotaenforcer.engine;
+
+import dev.quotaenforcer.limit.Verdict;
+import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.plan.PlanPolicy;
+import java.util.List;
+
+/**
+ * One request decided against every policy of a plan.
+ *
+ * @param decidedAt the event time used: never earlier than the key's newest event
+ * @param verdicts  one per policy of the plan, in plan order
+ * @param binding   index of the binding policy: the one that denied longest, else least remaining
+ * @param state     the key's state to store
+ */
+public record Evaluation(Plan plan, long decidedAt, boolean allowed, List<PolicyVerdict> verdicts, int binding,
+                         KeyState state) {
+
+    /** A policy and its verdict on the request. */
+    public record PolicyVerdict(PlanPolicy policy, Verdict verdict) {
+    }
+
+    public Evaluation {
+        verdicts = List.copyOf(verdicts);
+    }
+
+    public PolicyVerdict bindingVerdict() {
+        return verdicts.get(binding);
+    }
+
+    /** Seconds after which this request would pass every policy; {@link Verdict#NEVER} if never. */
+    public long retryAfterSeconds() {
+        long retryAfter = 0;
+        for (PolicyVerdict v : verdicts) {
+            long seconds = v.verdict().retryAfterSeconds();
+            if (seconds == Verdict.NEVER) {
+                return Verdict.NEVER;
+            }
+            retryAfter = Math.max(retryAfter, seconds);
+        }
+        return retryAfter;
+    }
+
+    public long delayMs() {
+        long delay = 0;
+        for (PolicyVerdict v : verdicts) {
+            delay = Math.max(delay, v.verdict().delayMs());
+        }
+        return delay;
+    }
+}

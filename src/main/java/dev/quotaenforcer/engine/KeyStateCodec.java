@@ -1,0 +1,191 @@
+package dev.quotaenforcer.engine;
+
+import dev.quotaenforcer.limit.BucketLevel;
+import dev.quotaenforcer.limit.PolicyState;
+import dev.quotaenforcer.limit.RequestLog;
+import dev.quotaenforcer.limit.SlidingCounts;
+import dev.quotaenforcer.limit.WindowCount;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The compact binary form of a {@link KeyState}, as stored in RocksDB and its changelog.
+ *
+ * <p>Layout (version 1): a version byte; the key's last-seen time as a zigzag varint; the seconds
+ * from last-seen to idle as a varint; then, until the end, one slot per policy: its 4-byte tag, a
+ * type byte (low bit: denying) and the type's fields as varints relative to last-seen. Window
+ * starts are whole seconds (windows are whole seconds, aligned to the epoch), so they are stored as
+ * seconds back from last-seen. A sliding-window counter plus an hourly quota takes about 26 bytes.
+ */
+public final class KeyStateCodec {
+
+    static final byte VERSION = 1;
+    private static final int WINDOW_COUNT = 2;
+    private static final int SLIDING_COUNTS = 4;
+    private static final int REQUEST_LOG = 6;
+    private static final int BUCKET_LEVEL = 8;
+
+    private KeyStateCodec() {
+    }
+
+    public static byte[] encode(KeyState state) {
+        Writer out = new Writer();
+        out.write(VERSION);
+        long lastSeen = state.lastSeen();
+        long lastSecond = Math.floorDiv(lastSeen, 1000L);
+        out.signed(lastSeen);
+        out.unsigned(-Math.floorDiv(-(Math.max(state.idleFrom(), lastSeen) - lastSeen), 1000L));
+        for (KeyState.Slot slot : state.slots()) {
+            out.fixedInt(slot.tag());
+            PolicyState policyState = slot.state();
+            int flag = policyState.denying() ? 1 : 0;
+            if (policyState instanceof WindowCount w) {
+                out.write(WINDOW_COUNT | flag);
+                out.unsigned(lastSecond - w.windowStart() / 1000);
+                out.unsigned(w.used());
+            } else if (policyState instanceof SlidingCounts c) {
+                out.write(SLIDING_COUNTS | flag);
+                out.unsigned(lastSecond - c.windowStart() / 1000);
+                out.unsigned(c.previous());
+                out.unsigned(c.current());
+            } else if (policyState instanceof RequestLog log) {
+                out.write(REQUEST_LOG | flag);
+                out.unsigned(log.size());
+                long previous = lastSeen;
+                for (int i = log.size() - 1; i >= 0; i--) {
+                    out.unsigned(previous - log.times()[i]);
+                    out.unsigned(log.costs()[i]);
+                    previous = log.times()[i];
+                }
+            } else if (policyState instanceof BucketLevel b) {
+                out.write(BUCKET_LEVEL | flag);
+                out.unsigned(b.level());
+                out.unsigned(lastSeen - b.updatedAt());
+            }
+        }
+        return out.toByteArray();
+    }
+
+    /** Reads a state written by {@link #encode}; throws {@link IllegalArgumentException} on anything else. */
+    public static KeyState decode(byte[] bytes) {
+        Reader in = new Reader(bytes);
+        int version = in.read();
+        if (version != VERSION) {
+            throw new IllegalArgumentException("unknown key state version " + version);
+        }
+        long lastSeen = in.signed();
+        long lastSecond = Math.floorDiv(lastSeen, 1000L);
+        long idleFrom = lastSeen + in.unsigned() * 1000;
+        List<KeyState.Slot> slots = new ArrayList<>(2);
+        while (in.hasMore()) {
+            int tag = in.fixedInt();
+            int type = in.read();
+            boolean denying = (type & 1) == 1;
+            PolicyState state = switch (type & ~1) {
+                case WINDOW_COUNT -> new WindowCount((lastSecond - in.unsigned()) * 1000, in.unsigned(), denying);
+                case SLIDING_COUNTS -> new SlidingCounts((lastSecond - in.unsigned()) * 1000, in.unsigned(), in.unsigned(), denying);
+                case REQUEST_LOG -> readLog(in, lastSeen, denying);
+                case BUCKET_LEVEL -> {
+                    long level = in.unsigned();
+                    yield new BucketLevel(level, lastSeen - in.unsigned(), denying);
+                }
+                default -> throw new IllegalArgumentException("unknown policy state type " + type);
+            };
+            slots.add(new KeyState.Slot(tag, state));
+        }
+        return new KeyState(lastSeen, idleFrom, slots);
+    }
+
+    /** The idle-from time alone, without decoding the policies: what expiry needs. */
+    public static long idleFrom(byte[] bytes) {
+        Reader in = new Reader(bytes);
+        if (in.read() != VERSION) {
+            throw new IllegalArgumentException("unknown key state version " + bytes[0]);
+        }
+        long lastSeen = in.signed();
+        return lastSeen + in.unsigned() * 1000;
+    }
+
+    private static RequestLog readLog(Reader in, long lastSeen, boolean denying) {
+        int size = Math.toIntExact(in.unsigned());
+        long[] times = new long[size];
+        long[] costs = new long[size];
+        long previous = lastSeen;
+        for (int i = size - 1; i >= 0; i--) {
+            times[i] = previous - in.unsigned();
+            costs[i] = in.unsigned();
+            previous = times[i];
+        }
+        return new RequestLog(times, costs, denying);
+    }
+
+    private static final class Writer extends ByteArrayOutputStream {
+        Writer() {
+            super(32);
+        }
+
+        void unsigned(long value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("negative field " + value);
+            }
+            while ((value & ~0x7FL) != 0) {
+                write((int) ((value & 0x7F) | 0x80));
+                value >>>= 7;
+            }
+            write((int) value);
+        }
+
+        void signed(long value) {
+            unsigned((value << 1) ^ (value >> 63));
+        }
+
+        void fixedInt(int value) {
+            write(value >>> 24);
+            write(value >>> 16);
+            write(value >>> 8);
+            write(value);
+        }
+    }
+
+    private static final class Reader {
+        private final byte[] bytes;
+        private int position;
+
+        Reader(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        boolean hasMore() {
+            return position < bytes.length;
+        }
+
+        int read() {
+            if (position >= bytes.length) {
+                throw new IllegalArgumentException("key state truncated at byte " + position);
+            }
+            return bytes[position++] & 0xFF;
+        }
+
+        long unsigned() {
+            long value = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = read();
+                value |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return value;
+                }
+            }
+            throw new IllegalArgumentException("varint longer than 64 bits at byte " + position);
+        }
+
+        long signed() {
+            long raw = unsigned();
+            return (raw >>> 1) ^ -(raw & 1);
+        }
+
+        int fixedInt() {
+            return read() << 24 | read() << 16 | read() << 8 | read();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.quotaenforcer.engine;
+
+import dev.quotaenforcer.limit.Outcome;
+import dev.quotaenforcer.limit.PolicyState;
+import dev.quotaenforcer.limit.Verdict;
+import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.plan.PlanPolicy;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Decides a request against all policies of its key's plan. A request is allowed only if every
+ * policy allows it; an allowed request consumes its cost from every policy, a denied one consumes
+ * nothing (a denying policy only records that a run of denials has started).
+ */
+public final class QuotaEngine {
+
+    private QuotaEngine() {
+    }
+
+    /**
+     * @param previous the key's stored state, or null for a key with none
+     */
+    public static Evaluation evaluate(Plan plan, KeyState previous, long eventTime, long cost) {
+        long now = previous == null ? eventTime : Math.max(eventTime, previous.lastSeen());
+        List<PlanPolicy> policies = plan.policies();
+        List<Evaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
+        List<Outcome> outcomes = new ArrayList<>(policies.size());
+        boolean allowed = true;
+        for (PlanPolicy policy : policies) {
+            Outcome outcome = policy.limit().decide(stateOf(previous, policy), now, cost);
+            outcomes.add(outcome);
+            verdicts.add(new Evaluation.PolicyVerdict(policy, outcome.verdict()));
+            allowed &= outcome.verdict().allowed();
+        }
+        List<KeyState.Slot> slots = new ArrayList<>(policies.size());
+        long idleFrom = now;
+        for (int i = 0; i < policies.size(); i++) {
+            PlanPolicy policy = policies.get(i);
+            Outcome outcome = outcomes.get(i);
+            // On a denial the policies that would have admitted keep their old state: nothing is consumed.
+            PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state() : stateOf(previous, policy);
+            if (kept != null) {
+                slots.add(new KeyState.Slot(policy.tag(), kept));
+                idleFrom = Math.max(idleFrom, policy.limit().idleFrom(kept));
+            }
+        }
+        return new Evaluation(plan, now, allowed, verdicts, binding(verdicts, allowed), new KeyState(now, idleFrom, slots));
+    }
+
+    private static PolicyState stateOf(KeyState state, PlanPolicy policy) {
+        return state == null ? null : state.stateOf(policy.tag());
+    }
+
+    /** The denying policy that holds the request back longest, else the one with least remaining. */
+    private static int binding(List<Evaluation.PolicyVerdict> verdicts, boolean allowed) {
+        int binding = -1;
+        for (int i = 0; i < verdicts.size(); i++) {
+            Verdict v = verdicts.get(i).verdict();
+            if (!allowed && v.allowed()) {
+                continue;
+            }
+            if (binding < 0 || binds(v, verdicts.get(binding).verdict(), allowed)) {
+                binding = i;
+            }
+        }
+        return binding;
+    }
+
+    private static boolean binds(Verdict candidate, Verdict current, boolean allowed) {
+        if (allowed) {
+            return candidate.remaining() < current.remaining();
+        }
+        if (current.retryAfterSeconds() == Verdict.NEVER) {
+            return false;
+        }
+        return candidate.retryAfterSeconds() == Verdict.NEVER
+                || candidate.retryAfterSeconds() > current.retryAfterSeconds();
+    }
+}

@@ -1,0 +1,11 @@
+package dev.quotaenforcer.event;
+
+/** Why a request was allowed or denied. */
+public enum Reason {
+    OK,
+    RATE_LIMITED,
+    QUOTA_EXCEEDED,
+    UNKNOWN_API_KEY,
+    UNKNOWN_PLAN,
+    INVALID_REQUEST
+}
