@@ -1,0 +1,119 @@
+package dev.quotaenforcer.config;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * The enforcer's own settings, validated at construction; every other key is handed to Kafka
+ * Streams (and through it to every internal client) unchanged.
+ */
+public final class EnforcerConfig extends AbstractConfig {
+
+    public static final String TOPIC_PREFIX_CONFIG = "quota.topic.prefix";
+    private static final String TOPIC_PREFIX_DOC = "Prefix of every topic the enforcer reads or writes: "
+            + "<prefix>.requests, <prefix>.decisions, <prefix>.plans and so on.";
+
+    public static final String REQUEST_PARTITIONS_CONFIG = "quota.requests.partitions";
+    private static final String REQUEST_PARTITIONS_DOC = "Partition count of the requests topic. Records whose "
+            + "key does not hash (murmur2, as the Java client does) to the partition they sit on are re-keyed "
+            + "through a repartition topic of this many partitions, so a key is never counted by two tasks.";
+
+    public static final String DEFAULT_PLAN_CONFIG = "quota.default.plan";
+    private static final String DEFAULT_PLAN_DOC = "Plan applied to API keys with no assignment. Empty: such keys "
+            + "are denied with UNKNOWN_API_KEY.";
+
+    public static final String REQUEST_MAX_BYTES_CONFIG = "quota.request.max.bytes";
+    private static final String REQUEST_MAX_BYTES_DOC = "Request events larger than this go to the dead-letter topic.";
+
+    public static final String REQUEST_MAX_COST_CONFIG = "quota.request.max.cost";
+    private static final String REQUEST_MAX_COST_DOC = "Largest cost a single request may carry; larger is invalid.";
+
+    public static final String EXPIRY_INTERVAL_MS_CONFIG = "quota.expiry.interval.ms";
+    private static final String EXPIRY_INTERVAL_MS_DOC = "Stream-time interval at which keys whose every window has "
+            + "expired are deleted from the state store.";
+
+    public static final String DEAD_LETTER_MAX_BYTES_CONFIG = "quota.dead.letter.max.bytes";
+    private static final String DEAD_LETTER_MAX_BYTES_DOC = "Dead-letter records keep at most this many bytes of the "
+            + "original value (header dlq.truncated says when they were cut), so an oversize record cannot "
+            + "itself be rejected by the broker.";
+
+    private static final ConfigDef DEFINITION = new ConfigDef()
+            .define(TOPIC_PREFIX_CONFIG, Type.STRING, "quota", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
+                    TOPIC_PREFIX_DOC)
+            .define(REQUEST_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, REQUEST_PARTITIONS_DOC)
+            .define(DEFAULT_PLAN_CONFIG, Type.STRING, "", Importance.MEDIUM, DEFAULT_PLAN_DOC)
+            .define(REQUEST_MAX_BYTES_CONFIG, Type.INT, 64 * 1024, Range.between(256, 16 * 1024 * 1024),
+                    Importance.LOW, REQUEST_MAX_BYTES_DOC)
+            .define(REQUEST_MAX_COST_CONFIG, Type.LONG, 1_000_000L, Range.between(1, 1_000_000_000L),
+                    Importance.LOW, REQUEST_MAX_COST_DOC)
+            .define(EXPIRY_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
+                    EXPIRY_INTERVAL_MS_DOC)
+            .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
+                    Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC);
+
+    private final Map<String, Object> originals;
+
+    public EnforcerConfig(Map<?, ?> settings) {
+        super(DEFINITION, settings, false);
+        this.originals = new HashMap<>(originals());
+    }
+
+    public static ConfigDef definition() {
+        return DEFINITION;
+    }
+
+    public String topicPrefix() {
+        return getString(TOPIC_PREFIX_CONFIG);
+    }
+
+    public int requestPartitions() {
+        return getInt(REQUEST_PARTITIONS_CONFIG);
+    }
+
+    /** The plan for keys with no assignment, or null when unknown keys are denied. */
+    public String defaultPlan() {
+        String plan = getString(DEFAULT_PLAN_CONFIG);
+        return plan.isBlank() ? null : plan;
+    }
+
+    public int requestMaxBytes() {
+        return getInt(REQUEST_MAX_BYTES_CONFIG);
+    }
+
+    public long requestMaxCost() {
+        return getLong(REQUEST_MAX_COST_CONFIG);
+    }
+
+    public long expiryIntervalMs() {
+        return getLong(EXPIRY_INTERVAL_MS_CONFIG);
+    }
+
+    public int deadLetterMaxBytes() {
+        return getInt(DEAD_LETTER_MAX_BYTES_CONFIG);
+    }
+
+    /**
+     * Kafka Streams properties: every setting that is not the enforcer's own, over the enforcer's
+     * defaults (application id {@code quota-enforcer}, exactly-once v2). A new object each call.
+     */
+    public Properties streamsProperties() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-enforcer");
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        // Opt in now to what Kafka 5.0 makes the default, rather than warn at every start.
+        props.put("processing.exception.handler.global.enabled", "true");
+        for (Map.Entry<String, Object> entry : originals.entrySet()) {
+            if (!DEFINITION.names().contains(entry.getKey())) {
+                props.put(entry.getKey(), entry.getValue());
+            }
+        }
+        return props;
+    }
+}

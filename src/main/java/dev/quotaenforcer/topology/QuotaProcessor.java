@@ -1,0 +1,159 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.engine.Decisions;
+import dev.quotaenforcer.engine.Evaluation;
+import dev.quotaenforcer.engine.KeyState;
+import dev.quotaenforcer.engine.KeyStateCodec;
+import dev.quotaenforcer.engine.QuotaEngine;
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.RequestEvent;
+import dev.quotaenforcer.plan.InvalidPlanException;
+import dev.quotaenforcer.plan.Plan;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides each request against its key's plan, keeping one compact state value per API key in a
+ * RocksDB store backed by a changelog topic. Keys whose every window has passed are deleted by a
+ * stream-time punctuator, so the store holds active keys only and a replay expires them exactly
+ * as the live run did.
+ */
+final class QuotaProcessor implements Processor<String, RequestEvent, String, Decided> {
+
+    /** The per-task store of key states: API key to {@link KeyStateCodec} bytes. */
+    static final String STATE_STORE = "quota-state";
+
+    private static final Logger LOG = LoggerFactory.getLogger(QuotaProcessor.class);
+
+    private final String defaultPlan;
+    private final long expiryIntervalMs;
+    private final PlanCache plans = new PlanCache();
+    private ProcessorContext<String, Decided> context;
+    private KeyValueStore<String, byte[]> states;
+    private TimestampedKeyValueStore<String, byte[]> planCatalog;
+    private TimestampedKeyValueStore<String, String> keyCatalog;
+
+    QuotaProcessor(String defaultPlan, long expiryIntervalMs) {
+        this.defaultPlan = defaultPlan;
+        this.expiryIntervalMs = expiryIntervalMs;
+    }
+
+    /** Supplies the processor together with the store it owns. */
+    static ProcessorSupplier<String, RequestEvent, String, Decided> supplier(String defaultPlan, long expiryIntervalMs) {
+        return new ProcessorSupplier<>() {
+            @Override
+            public Processor<String, RequestEvent, String, Decided> get() {
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs);
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
+                return Set.of(store.withCachingEnabled());
+            }
+        };
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Decided> context) {
+        this.context = context;
+        this.states = context.getStateStore(STATE_STORE);
+        this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
+        this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
+        context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
+    }
+
+    @Override
+    public void process(Record<String, RequestEvent> record) {
+        RequestEvent request = record.value();
+        Decided decided = decide(request);
+        long decidedAt = decided.decision().eventTime().toEpochMilli();
+        context.forward(record.withValue(decided).withTimestamp(decidedAt));
+    }
+
+    private Decided decide(RequestEvent request) {
+        String planId = valueOf(keyCatalog.get(request.apiKey()));
+        if (planId == null) {
+            planId = defaultPlan;
+        }
+        if (planId == null) {
+            return rejected(request, null, Reason.UNKNOWN_API_KEY);
+        }
+        byte[] planJson = valueOf(planCatalog.get(planId));
+        if (planJson == null) {
+            return rejected(request, planId, Reason.UNKNOWN_PLAN);
+        }
+        Plan plan;
+        try {
+            plan = plans.plan(planId, planJson);
+        } catch (InvalidPlanException e) {
+            LOG.error("Plan {} in the catalog cannot be read by this version: {}", planId, e.getMessage());
+            return rejected(request, planId, Reason.UNKNOWN_PLAN);
+        }
+        Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), request.timestamp(), request.cost());
+        states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
+        return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation));
+    }
+
+    private KeyState storedState(String apiKey) {
+        byte[] bytes = states.get(apiKey);
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            return KeyStateCodec.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            // Only a bug or a downgrade can cause this; counting afresh beats stopping every key of the task.
+            LOG.error("Discarding unreadable state of key {}: {}", apiKey, e.getMessage());
+            return null;
+        }
+    }
+
+    private static Decided rejected(RequestEvent request, String plan, Reason reason) {
+        return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, request.timestamp()), List.of());
+    }
+
+    private void expireIdleKeys(long streamTime) {
+        List<String> idle = new ArrayList<>();
+        try (KeyValueIterator<String, byte[]> all = states.all()) {
+            while (all.hasNext()) {
+                KeyValue<String, byte[]> entry = all.next();
+                if (isIdle(entry.value, streamTime)) {
+                    idle.add(entry.key);
+                }
+            }
+        }
+        idle.forEach(states::delete);
+    }
+
+    private static boolean isIdle(byte[] state, long streamTime) {
+        try {
+            return KeyStateCodec.idleFrom(state) <= streamTime;
+        } catch (IllegalArgumentException e) {
+            return true;
+        }
+    }
+
+    private static <V> V valueOf(ValueAndTimestamp<V> value) {
+        return value == null ? null : value.value();
+    }
+}

@@ -1,0 +1,119 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.RequestEvent;
+import dev.quotaenforcer.event.RequestParser;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Materialized;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Builds the enforcer's Kafka Streams topology from its configuration.
+ *
+ * <pre>
+ * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┘                 └─ exceeded
+ *                    └─ unreadable ─ dead-letter (+ INVALID_REQUEST decision when answerable)
+ * plans ─ validator ─ plan-catalog (global table)     api-keys ─ validator ─ key-catalog (global table)
+ * </pre>
+ */
+public final class QuotaTopology {
+
+    /** Global store of validated plans, by plan id. */
+    public static final String PLAN_CATALOG_STORE = "plan-catalog";
+    /** Global store of key assignments: API key to plan id. */
+    public static final String KEY_CATALOG_STORE = "key-catalog";
+    /** Per-task store of key states. */
+    public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
+
+    private final EnforcerConfig config;
+    private final Topics topics;
+
+    public QuotaTopology(EnforcerConfig config) {
+        this.config = config;
+        this.topics = Topics.withPrefix(config.topicPrefix());
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    public Topology build() {
+        StreamsBuilder builder = new StreamsBuilder();
+        buildCatalogs(builder);
+        buildDecisions(builder);
+        return builder.build();
+    }
+
+    private void buildCatalogs(StreamsBuilder builder) {
+        builder.globalTable(topics.planCatalog().name(), topics.planCatalog().consumed(),
+                Materialized.<String, byte[]>as(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE))
+                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()));
+        builder.globalTable(topics.keyCatalog().name(), topics.keyCatalog().consumed(),
+                Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(KEY_CATALOG_STORE)
+                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
+        validate(builder, topics.plans(), PlanValidator::new, topics.planCatalog(), "plan");
+        validate(builder, topics.apiKeys(), KeyAssignmentValidator::new, topics.keyCatalog(), "api-key");
+    }
+
+    private <V> void validate(StreamsBuilder builder, Topic<String, byte[]> source,
+                              ProcessorSupplier<String, byte[], String, CatalogUpdate<V>> validator,
+                              Topic<String, V> catalog, String name) {
+        KStream<String, CatalogUpdate<V>> updates = builder.stream(source.name(), source.consumed())
+                .process(validator, Named.as(name + "-validator"));
+        updates.filter((key, update) -> update.accepted(), Named.as(name + "-accepted"))
+                .mapValues(CatalogUpdate::value, Named.as(name + "-catalog-value"))
+                .to(catalog.name(), catalog.produced());
+        deadLetters(updates.filterNot((key, update) -> update.accepted(), Named.as(name + "-rejected"))
+                .mapValues(CatalogUpdate::rejection, Named.as(name + "-rejection")), name);
+    }
+
+    private void buildDecisions(StreamsBuilder builder) {
+        RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost());
+        KeyPlacement placement = new KeyPlacement(config.requestPartitions());
+        Map<String, KStream<String, Intake>> routes = builder
+                .stream(topics.requests().name(), topics.requests().consumed())
+                .process(() -> new RequestIntake(parser, placement), Named.as("request-intake"))
+                .split(Named.as("intake-"))
+                .branch((key, intake) -> intake.isAccepted() && intake.placed(), Branched.as("placed"))
+                .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
+                .defaultBranch(Branched.as("rejected"));
+
+        KStream<String, RequestEvent> placed = routes.get("intake-placed")
+                .mapValues(Intake::request, Named.as("placed-request"));
+        KStream<String, RequestEvent> rekeyed = routes.get("intake-misplaced")
+                .mapValues(Intake::request, Named.as("misplaced-request"))
+                .repartition(Repartitioned.<String, RequestEvent>as(Topics.REKEYED_REQUESTS)
+                        .withKeySerde(Topics.REKEYED.keySerde())
+                        .withValueSerde(Topics.REKEYED.valueSerde())
+                        .withNumberOfPartitions(config.requestPartitions()));
+        KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
+                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs()), Named.as("quota-decider"));
+        decided.mapValues(Decided::decision, Named.as("decision"))
+                .to(topics.decisions().name(), topics.decisions().produced());
+        decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
+                .to(topics.exceeded().name(), topics.exceeded().produced());
+
+        KStream<String, Intake> rejected = routes.get("intake-rejected");
+        deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
+        rejected.filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
+                .mapValues(Intake::answer, Named.as("invalid-request-decision"))
+                .to(topics.decisions().name(), topics.decisions().produced());
+    }
+
+    private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {
+        int maxBytes = config.deadLetterMaxBytes();
+        rejections.process(() -> new DeadLetterWriter<K>(maxBytes), Named.as(name + "-dead-letter"))
+                .to(topics.deadLetter().name(), topics.deadLetter().produced());
+    }
+}

@@ -1,0 +1,53 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.InvalidRequest;
+import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.RequestParser;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Reads raw request records: parses them, keys them by API key, and says whether each already sits
+ * on the partition of its key. Records that do (the common case, from Java producers keyed by API
+ * key) are decided in place; the rest are re-keyed through the repartition topic so that a key's
+ * count is never split across tasks.
+ */
+final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
+
+    private final RequestParser parser;
+    private final KeyPlacement placement;
+    private ProcessorContext<String, Intake> context;
+
+    RequestIntake(RequestParser parser, KeyPlacement placement) {
+        this.parser = parser;
+        this.placement = placement;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Intake> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
+        InvalidRequest invalid = parsed.invalid();
+        if (invalid != null) {
+            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), record.key(), record.value());
+            Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
+                    Reason.INVALID_REQUEST, record.timestamp()) : null;
+            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer)));
+            return;
+        }
+        String apiKey = parsed.request().apiKey();
+        byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
+        boolean placed = Arrays.equals(apiKeyBytes, record.key())
+                && context.recordMetadata().map(RecordMetadata::partition).orElse(-1) == placement.partitionOf(apiKeyBytes);
+        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request(), placed)));
+    }
+}

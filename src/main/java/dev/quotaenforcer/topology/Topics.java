@@ -1,0 +1,52 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.QuotaExceeded;
+import dev.quotaenforcer.event.RequestEvent;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every topic the enforcer reads or writes, named from one prefix ({@code quota} by default).
+ *
+ * <p>Inputs: {@code requests} (raw bytes: parsed by the topology, so a poison record can never stop
+ * it), {@code plans} and {@code api-keys} (compacted, written by operators). Outputs: {@code decisions},
+ * {@code exceeded}, {@code dead-letter}. The two catalogs are compacted topics the enforcer writes
+ * itself: the plans and assignments that passed validation, read back by every instance as global
+ * tables, so an invalid update never displaces the last valid version.
+ */
+public record Topics(
+        Topic<byte[], byte[]> requests,
+        Topic<String, byte[]> plans,
+        Topic<String, byte[]> apiKeys,
+        Topic<String, Decision> decisions,
+        Topic<String, QuotaExceeded> exceeded,
+        Topic<byte[], byte[]> deadLetter,
+        Topic<String, byte[]> planCatalog,
+        Topic<String, String> keyCatalog) {
+
+    /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
+    public static final String REKEYED_REQUESTS = "requests-rekeyed";
+
+    /** Serdes of the re-keyed requests: the parsed event, keyed by its API key. */
+    public static final Topic<String, RequestEvent> REKEYED =
+            new Topic<>(REKEYED_REQUESTS, Serdes.String(), new JsonSerde<>(RequestEvent.class));
+
+    public static Topics withPrefix(String prefix) {
+        return new Topics(
+                new Topic<>(prefix + ".requests", Serdes.ByteArray(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".plans", Serdes.String(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".api-keys", Serdes.String(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".decisions", Serdes.String(), new JsonSerde<>(Decision.class)),
+                new Topic<>(prefix + ".exceeded", Serdes.String(), new JsonSerde<>(QuotaExceeded.class)),
+                new Topic<>(prefix + ".dead-letter", Serdes.ByteArray(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".plan-catalog", Serdes.String(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()));
+    }
+
+    /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
+    public List<String> names() {
+        return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
+                deadLetter.name(), planCatalog.name(), keyCatalog.name());
+    }
+}

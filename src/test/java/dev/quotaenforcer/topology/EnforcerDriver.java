@@ -1,0 +1,156 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.QuotaExceeded;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.test.TestRecord;
+
+/** The production topology in a TopologyTestDriver, with helpers that speak in plans, keys and requests. */
+final class EnforcerDriver implements AutoCloseable {
+
+    static final Instant NOON = Instant.parse("2026-11-30T12:00:00Z");
+
+    final QuotaTopology topology;
+    final TopologyTestDriver driver;
+    private final TestInputTopic<byte[], byte[]> requests;
+    private final TestInputTopic<String, byte[]> plans;
+    private final TestInputTopic<String, byte[]> apiKeys;
+    private final TestOutputTopic<String, Decision> decisions;
+    private final TestOutputTopic<String, QuotaExceeded> exceeded;
+    private final TestOutputTopic<byte[], byte[]> deadLetters;
+
+    EnforcerDriver(Path stateDir) {
+        this(stateDir, Map.of());
+    }
+
+    EnforcerDriver(Path stateDir, Map<String, Object> overrides) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-enforcer-test");
+        settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        settings.putAll(overrides);
+        EnforcerConfig config = new EnforcerConfig(settings);
+        topology = new QuotaTopology(config);
+        Properties props = config.streamsProperties();
+        driver = new TopologyTestDriver(topology.build(), props, NOON);
+        Topics topics = topology.topics();
+        requests = driver.createInputTopic(topics.requests().name(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+        plans = driver.createInputTopic(topics.plans().name(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        apiKeys = driver.createInputTopic(topics.apiKeys().name(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
+                topics.decisions().valueSerde().deserializer());
+        exceeded = driver.createOutputTopic(topics.exceeded().name(), Serdes.String().deserializer(),
+                topics.exceeded().valueSerde().deserializer());
+        deadLetters = driver.createOutputTopic(topics.deadLetter().name(), Serdes.ByteArray().deserializer(),
+                Serdes.ByteArray().deserializer());
+    }
+
+    static Instant at(int minute, int second) {
+        return NOON.plusSeconds(minute * 60L + second);
+    }
+
+    void plan(String id, String json) {
+        plans.pipeInput(id, bytes(json), NOON);
+    }
+
+    void deletePlan(String id) {
+        plans.pipeInput(id, null, NOON);
+    }
+
+    void assign(String apiKey, String plan) {
+        apiKeys.pipeInput(apiKey, bytes("{\"plan\": \"" + plan + "\"}"), NOON);
+    }
+
+    void revoke(String apiKey) {
+        apiKeys.pipeInput(apiKey, null, NOON);
+    }
+
+    void rawAssignment(String apiKey, String json) {
+        apiKeys.pipeInput(apiKey, bytes(json), NOON);
+    }
+
+    /** Sends a request keyed by its API key with the event time as record timestamp. */
+    void send(String apiKey, String requestId, long cost, Instant time) {
+        sendRaw(apiKey, "{\"requestId\": \"" + requestId + "\", \"apiKey\": \"" + apiKey + "\", \"cost\": " + cost + "}", time);
+    }
+
+    void send(String apiKey, String requestId, Instant time) {
+        send(apiKey, requestId, 1, time);
+    }
+
+    void sendRaw(String key, String json, Instant recordTime) {
+        sendBytes(key == null ? null : bytes(key), json == null ? null : bytes(json), recordTime);
+    }
+
+    void sendBytes(byte[] key, byte[] value, Instant recordTime) {
+        requests.pipeInput(key, value, recordTime);
+    }
+
+    /** Sends one request and returns its decision. */
+    Decision decide(String apiKey, String requestId, long cost, Instant time) {
+        send(apiKey, requestId, cost, time);
+        List<Decision> out = decisions();
+        if (out.size() != 1) {
+            throw new AssertionError("expected one decision for " + requestId + ", got " + out);
+        }
+        return out.get(0);
+    }
+
+    Decision decide(String apiKey, String requestId, Instant time) {
+        return decide(apiKey, requestId, 1, time);
+    }
+
+    /** Sends {@code count} requests of cost 1 at one instant and returns how many were allowed. */
+    int burst(String apiKey, String prefix, int count, Instant time) {
+        for (int i = 0; i < count; i++) {
+            send(apiKey, prefix + "-" + i, time);
+        }
+        return (int) decisions().stream().filter(Decision::allowed).count();
+    }
+
+    List<Decision> decisions() {
+        return decisions.readValuesToList();
+    }
+
+    List<TestRecord<String, Decision>> decisionRecords() {
+        return decisions.readRecordsToList();
+    }
+
+    List<QuotaExceeded> exceeded() {
+        return exceeded.readValuesToList();
+    }
+
+    List<TestRecord<byte[], byte[]>> deadLetters() {
+        return deadLetters.readRecordsToList();
+    }
+
+    KeyValueStore<String, byte[]> stateStore() {
+        return driver.getKeyValueStore(QuotaTopology.STATE_STORE);
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(byte[] bytes) {
+        return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+    }
+}
