@@ -106,6 +106,8 @@ class QuotaTopologyTest {
         assertEquals(1, denied.retryAfterSeconds());
         assertEquals("1", denied.headers().get("Retry-After"));
         assertEquals("0", denied.headers().get("RateLimit-Remaining"));
+        assertEquals(60, denied.resetSeconds(), "the previous minute stops counting at 12:02");
+        assertEquals("\"per-minute\";r=0;t=60", denied.headers().get("RateLimit"));
         assertTrue(enforcer.decide("k-1", "r-retry", at(1, 1)).allowed());
     }
 
