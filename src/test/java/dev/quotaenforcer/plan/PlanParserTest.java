@@ -100,6 +100,9 @@ class PlanParserTest {
             not-json.json,                      '',                            free
             not-an-object.json,                 '',                            free
             empty.json,                         '',                            JSON object
+            refill-period-too-fine.json,        rateLimits[0].refillPeriod,    P30D
+            duplicate-identical-policies.json,  rateLimits[1].name,            per-minute
+            quota-token-bucket-with-limit.json, quota.algorithm,               token-bucket
             """)
     void rejectsInvalidPlanNamingFieldAndValue(String file, String field, String valueFragment) {
         InvalidPlanException e = assertThrows(InvalidPlanException.class, () -> parser.parsePlan(null, fixture(INVALID + file)));
