@@ -1,0 +1,248 @@
+package dev.quotaenforcer.event;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Request event parsing: accepted events with their defaults, and each rejection's code, reason and readable ids. */
+class RequestParserTest {
+
+    private static final int MAX_BYTES = 512;
+    private static final long MAX_COST = 1_000;
+    private static final long RECORD_TIME = Instant.parse("2026-11-30T12:00:00Z").toEpochMilli();
+
+    private final RequestParser parser = new RequestParser(MAX_BYTES, MAX_COST);
+
+    @Test
+    void parsesFullEvent() {
+        RequestEvent event = accepted("""
+                {"requestId": "req-1", "apiKey": "key-1", "cost": 3, "timestamp": "2026-11-30T12:34:56.789Z"}
+                """);
+
+        assertEquals(new RequestEvent("req-1", "key-1", 3,
+                Instant.parse("2026-11-30T12:34:56.789Z").toEpochMilli()), event);
+    }
+
+    @Test
+    void defaultsCostToOne() {
+        assertEquals(1, accepted("{\"requestId\": \"r\", \"apiKey\": \"k\"}").cost());
+    }
+
+    @Test
+    void defaultsNullCostToOne() {
+        assertEquals(1, accepted("{\"requestId\": \"r\", \"apiKey\": \"k\", \"cost\": null}").cost());
+    }
+
+    @Test
+    void acceptsCostOfExactlyTheMaximum() {
+        assertEquals(MAX_COST, accepted("{\"requestId\": \"r\", \"apiKey\": \"k\", \"cost\": 1000}").cost());
+    }
+
+    @Test
+    void readsIsoTimestampInUtc() {
+        RequestEvent event = accepted("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T05:00:00Z\"}");
+
+        assertEquals(Instant.parse("2026-11-30T05:00:00Z").toEpochMilli(), event.timestamp());
+    }
+
+    @Test
+    void readsIsoTimestampWithOffset() {
+        RequestEvent event = accepted(
+                "{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:00.250+07:00\"}");
+
+        assertEquals(Instant.parse("2026-11-30T05:00:00.250Z").toEpochMilli(), event.timestamp());
+    }
+
+    @Test
+    void readsTimestampAsEpochMilliseconds() {
+        RequestEvent event = accepted("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": 1796040000123}");
+
+        assertEquals(1_796_040_000_123L, event.timestamp());
+    }
+
+    @Test
+    void defaultsTimestampToRecordTimestamp() {
+        assertEquals(RECORD_TIME, accepted("{\"requestId\": \"r\", \"apiKey\": \"k\"}").timestamp());
+    }
+
+    @Test
+    void defaultsNullTimestampToRecordTimestamp() {
+        assertEquals(RECORD_TIME, accepted("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": null}").timestamp());
+    }
+
+    @Test
+    void ignoresUnknownFields() {
+        RequestEvent event = accepted("""
+                {"requestId": "r", "apiKey": "k", "gateway": {"region": "eu", "hops": [1, 2]}, "path": "/v1/items"}
+                """);
+
+        assertEquals(new RequestEvent("r", "k", 1, RECORD_TIME), event);
+    }
+
+    @Test
+    void acceptsIdsOfExactly256Characters() {
+        String id = "r".repeat(RequestParser.MAX_ID_LENGTH);
+        String key = "k".repeat(RequestParser.MAX_ID_LENGTH);
+
+        RequestEvent event = new RequestParser(4_096, MAX_COST)
+                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).request();
+
+        assertNotNull(event);
+        assertEquals(id, event.requestId());
+        assertEquals(key, event.apiKey());
+    }
+
+    @Test
+    void acceptsValueOfExactlyMaxBytes() {
+        String json = padded("{\"requestId\": \"r\", \"apiKey\": \"k\", \"pad\": \"%s\"}", MAX_BYTES);
+
+        assertNotNull(parser.parse(bytes(json), RECORD_TIME).request());
+    }
+
+    @Test
+    void rejectsNullValueAsEmptyWithoutIds() {
+        RequestParser.Parsed parsed = parser.parse(null, RECORD_TIME);
+
+        assertNull(parsed.request());
+        assertEquals(new InvalidRequest("EMPTY", "the record has no value", null, null), parsed.invalid());
+        assertFalse(parsed.invalid().answerable());
+    }
+
+    @Test
+    void rejectsOversizeValueWithoutReadingIds() {
+        String json = padded("{\"requestId\": \"r\", \"apiKey\": \"k\", \"pad\": \"%s\"}", MAX_BYTES + 1);
+
+        InvalidRequest invalid = rejected(json);
+
+        assertEquals("OVERSIZE", invalid.error());
+        assertTrue(invalid.reason().contains("513"), invalid.reason());
+        assertTrue(invalid.reason().contains("512"), invalid.reason());
+        assertNull(invalid.requestId());
+        assertNull(invalid.apiKey());
+        assertFalse(invalid.answerable());
+    }
+
+    @Test
+    void rejectsRequestIdLongerThan256Characters() {
+        String id = "r".repeat(RequestParser.MAX_ID_LENGTH + 1);
+
+        InvalidRequest invalid = new RequestParser(4_096, MAX_COST)
+                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"k\"}"), RECORD_TIME).invalid();
+
+        assertEquals("INVALID_FIELD", invalid.error());
+        assertTrue(invalid.reason().startsWith("requestId: "), invalid.reason());
+        assertTrue(invalid.reason().contains("..."), "the value is abbreviated: " + invalid.reason());
+        assertNull(invalid.requestId());
+        assertEquals("k", invalid.apiKey());
+        assertFalse(invalid.answerable());
+    }
+
+    @Test
+    void rejectsApiKeyLongerThan256Characters() {
+        String key = "k".repeat(RequestParser.MAX_ID_LENGTH + 1);
+
+        InvalidRequest invalid = new RequestParser(4_096, MAX_COST)
+                .parse(bytes("{\"requestId\": \"r\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).invalid();
+
+        assertEquals("INVALID_FIELD", invalid.error());
+        assertTrue(invalid.reason().startsWith("apiKey: "), invalid.reason());
+        assertEquals("r", invalid.requestId());
+        assertNull(invalid.apiKey());
+        assertFalse(invalid.answerable());
+    }
+
+    /*
+     * Each row: the record value, the error code, the request id and API key that must still be read
+     * (empty: none), and a fragment of the reason naming the field or value.
+     */
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            not json at all                                                        | INVALID_JSON  | -   | -   | not valid JSON
+            ''                                                                     | INVALID_JSON  | -   | -   | JSON object
+            [{"requestId": "r", "apiKey": "k"}]                                    | INVALID_JSON  | -   | -   | must be a JSON object
+            "r"                                                                    | INVALID_JSON  | -   | -   | must be a JSON object
+            {"apiKey": "k"}                                                        | INVALID_FIELD | -   | k   | requestId: is missing
+            {"requestId": null, "apiKey": "k"}                                     | INVALID_FIELD | -   | k   | requestId: is missing
+            {"requestId": "r"}                                                     | INVALID_FIELD | r   | -   | apiKey: is missing
+            {}                                                                     | INVALID_FIELD | -   | -   | requestId: is missing
+            {"requestId": "r", "apiKey": 12345}                                    | INVALID_FIELD | r   | -   | apiKey: 12345
+            {"requestId": 7, "apiKey": "k"}                                        | INVALID_FIELD | -   | k   | requestId: 7
+            {"requestId": "", "apiKey": "k"}                                       | INVALID_FIELD | -   | k   | requestId: ""
+            {"requestId": "r", "apiKey": ["k"]}                                    | INVALID_FIELD | r   | -   | apiKey: ["k"]
+            {"requestId": "r", "apiKey": "k", "cost": 0}                           | INVALID_FIELD | r   | k   | cost: 0
+            {"requestId": "r", "apiKey": "k", "cost": -1}                          | INVALID_FIELD | r   | k   | cost: -1
+            {"requestId": "r", "apiKey": "k", "cost": 1001}                        | INVALID_FIELD | r   | k   | cost: 1001
+            {"requestId": "r", "apiKey": "k", "cost": 99999999999999999999}        | INVALID_FIELD | r   | k   | cost: 99999999999999999999
+            {"requestId": "r", "apiKey": "k", "cost": 1.5}                         | INVALID_FIELD | r   | k   | cost: 1.5
+            {"requestId": "r", "apiKey": "k", "cost": 2.0}                         | INVALID_FIELD | r   | k   | cost: 2.0
+            {"requestId": "r", "apiKey": "k", "cost": "3"}                         | INVALID_FIELD | r   | k   | cost: "3"
+            {"requestId": "r", "apiKey": "k", "timestamp": "yesterday"}            | INVALID_FIELD | r   | k   | timestamp: "yesterday"
+            {"requestId": "r", "apiKey": "k", "timestamp": "2026-11-30T12:00:00"}  | INVALID_FIELD | r   | k   | timestamp: "2026-11-30T12:00:00"
+            {"requestId": "r", "apiKey": "k", "timestamp": "1796040000000"}        | INVALID_FIELD | r   | k   | timestamp: "1796040000000"
+            {"requestId": "r", "apiKey": "k", "timestamp": true}                   | INVALID_FIELD | r   | k   | timestamp: true
+            {"requestId": "r", "apiKey": "k", "timestamp": 1.5e12}                 | INVALID_FIELD | r   | k   | timestamp: 1.5E12
+            {"requestId": "r", "apiKey": "k", "timestamp": {"ms": 1}}              | INVALID_FIELD | r   | k   | timestamp: {"ms":1}
+            {"requestId": "r", "apiKey": "k", "timestamp": "+999999999-12-31T23:59:59Z"} | INVALID_FIELD | r | k | timestamp: "+999999999
+            """)
+    void rejectsInvalidEventWithCodeAndReadableIds(String json, String error, String requestId, String apiKey,
+                                                   String reasonFragment) {
+        InvalidRequest invalid = rejected(json);
+
+        assertEquals(error, invalid.error(), invalid.reason());
+        assertEquals(requestId, invalid.requestId(), "requestId");
+        assertEquals(apiKey, invalid.apiKey(), "apiKey");
+        assertEquals(requestId != null && apiKey != null, invalid.answerable());
+        assertTrue(invalid.reason().contains(reasonFragment), () -> "reason lacks '" + reasonFragment + "': "
+                + invalid.reason());
+    }
+
+    @Test
+    void reportsTheFirstOfTwoBadIdsAndKeepsNeither() {
+        InvalidRequest invalid = rejected("{\"requestId\": 1, \"apiKey\": 2}");
+
+        assertTrue(invalid.reason().startsWith("requestId: 1"), invalid.reason());
+        assertNull(invalid.requestId());
+        assertNull(invalid.apiKey());
+    }
+
+    @Test
+    void answersInvalidCostWithBothIds() {
+        InvalidRequest invalid = rejected("{\"requestId\": \"req-9\", \"apiKey\": \"key-9\", \"cost\": 0}");
+
+        assertTrue(invalid.answerable());
+        assertEquals("req-9", invalid.requestId());
+        assertEquals("key-9", invalid.apiKey());
+    }
+
+    private RequestEvent accepted(String json) {
+        RequestParser.Parsed parsed = parser.parse(bytes(json), RECORD_TIME);
+        assertNull(parsed.invalid(), () -> "rejected: " + parsed.invalid());
+        return parsed.request();
+    }
+
+    private InvalidRequest rejected(String json) {
+        RequestParser.Parsed parsed = parser.parse(bytes(json), RECORD_TIME);
+        assertNull(parsed.request(), () -> "accepted: " + parsed.request());
+        assertNotNull(parsed.invalid());
+        return parsed.invalid();
+    }
+
+    /** Fills the single %s of {@code template} so that the result is exactly {@code length} bytes. */
+    private static String padded(String template, int length) {
+        String json = String.format(template, "x".repeat(length - (template.length() - 2)));
+        assertEquals(length, bytes(json).length);
+        return json;
+    }
+
+    private static byte[] bytes(String json) {
+        return json.getBytes(StandardCharsets.UTF_8);
+    }
+}
