@@ -3,11 +3,13 @@ package dev.quotaenforcer.config;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeSet;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Range;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -44,6 +46,9 @@ public final class EnforcerConfig extends AbstractConfig {
             + "original value (header dlq.truncated says when they were cut), so an oversize record cannot "
             + "itself be rejected by the broker.";
 
+    /** Prefix of the enforcer's own settings; any other key belongs to Kafka Streams or its clients. */
+    private static final String OWN_PREFIX = "quota.";
+
     private static final ConfigDef DEFINITION = new ConfigDef()
             .define(TOPIC_PREFIX_CONFIG, Type.STRING, "quota", new ConfigDef.NonEmptyString(), Importance.MEDIUM,
                     TOPIC_PREFIX_DOC)
@@ -61,8 +66,23 @@ public final class EnforcerConfig extends AbstractConfig {
     private final Map<String, Object> originals;
 
     public EnforcerConfig(Map<?, ?> settings) {
-        super(DEFINITION, settings, false);
+        super(DEFINITION, checked(settings), false);
         this.originals = new HashMap<>(originals());
+    }
+
+    /** Catches what ConfigDef lets through: a misspelt enforcer setting, and settings with no value. */
+    private static Map<?, ?> checked(Map<?, ?> settings) {
+        for (Map.Entry<?, ?> entry : settings.entrySet()) {
+            String name = String.valueOf(entry.getKey());
+            if (entry.getValue() == null) {
+                throw new ConfigException(name, null, "has no value");
+            }
+            if (name.startsWith(OWN_PREFIX) && !DEFINITION.names().contains(name)) {
+                throw new ConfigException(name, entry.getValue(), "is not a quota-enforcer setting; known ones are "
+                        + new TreeSet<>(DEFINITION.names()));
+            }
+        }
+        return settings;
     }
 
     public static ConfigDef definition() {

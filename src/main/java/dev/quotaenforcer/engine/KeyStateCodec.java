@@ -14,9 +14,10 @@ import java.util.List;
  *
  * <p>Layout (version 1): a version byte; the key's last-seen time as a zigzag varint; the seconds
  * from last-seen to idle as a varint; then, until the end, one slot per policy: its 4-byte tag, a
- * type byte (low bit: denying) and the type's fields as varints relative to last-seen. Window
+ * type byte (low bit: denying), the milliseconds from the policy's own last decision to last-seen
+ * (0 unless a denial left it behind), and the type's fields as varints relative to last-seen. Window
  * starts are whole seconds (windows are whole seconds, aligned to the epoch), so they are stored as
- * seconds back from last-seen. A sliding-window counter plus an hourly quota takes about 26 bytes.
+ * seconds back from last-seen. A sliding-window counter plus an hourly quota takes 26 to 29 bytes.
  */
 public final class KeyStateCodec {
 
@@ -42,15 +43,18 @@ public final class KeyStateCodec {
             int flag = policyState.denying() ? 1 : 0;
             if (policyState instanceof WindowCount w) {
                 out.write(WINDOW_COUNT | flag);
+                out.unsigned(lastSeen - w.updatedAt());
                 out.unsigned(lastSecond - w.windowStart() / 1000);
                 out.unsigned(w.used());
             } else if (policyState instanceof SlidingCounts c) {
                 out.write(SLIDING_COUNTS | flag);
+                out.unsigned(lastSeen - c.updatedAt());
                 out.unsigned(lastSecond - c.windowStart() / 1000);
                 out.unsigned(c.previous());
                 out.unsigned(c.current());
             } else if (policyState instanceof RequestLog log) {
                 out.write(REQUEST_LOG | flag);
+                out.unsigned(lastSeen - log.updatedAt());
                 out.unsigned(log.size());
                 long previous = lastSeen;
                 for (int i = log.size() - 1; i >= 0; i--) {
@@ -83,8 +87,15 @@ public final class KeyStateCodec {
             int type = in.read();
             boolean denying = (type & 1) == 1;
             PolicyState state = switch (type & ~1) {
-                case WINDOW_COUNT -> new WindowCount((lastSecond - in.unsigned()) * 1000, in.unsigned(), denying);
-                case SLIDING_COUNTS -> new SlidingCounts((lastSecond - in.unsigned()) * 1000, in.unsigned(), in.unsigned(), denying);
+                case WINDOW_COUNT -> {
+                    long updatedAt = lastSeen - in.unsigned();
+                    yield new WindowCount((lastSecond - in.unsigned()) * 1000, in.unsigned(), updatedAt, denying);
+                }
+                case SLIDING_COUNTS -> {
+                    long updatedAt = lastSeen - in.unsigned();
+                    long start = (lastSecond - in.unsigned()) * 1000;
+                    yield new SlidingCounts(start, in.unsigned(), in.unsigned(), updatedAt, denying);
+                }
                 case REQUEST_LOG -> readLog(in, lastSeen, denying);
                 case BUCKET_LEVEL -> {
                     long level = in.unsigned();
@@ -108,6 +119,7 @@ public final class KeyStateCodec {
     }
 
     private static RequestLog readLog(Reader in, long lastSeen, boolean denying) {
+        long updatedAt = lastSeen - in.unsigned();
         int size = Math.toIntExact(in.unsigned());
         long[] times = new long[size];
         long[] costs = new long[size];
@@ -117,7 +129,7 @@ public final class KeyStateCodec {
             costs[i] = in.unsigned();
             previous = times[i];
         }
-        return new RequestLog(times, costs, denying);
+        return new RequestLog(times, costs, updatedAt, denying);
     }
 
     private static final class Writer extends ByteArrayOutputStream {

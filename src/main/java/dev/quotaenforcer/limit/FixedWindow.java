@@ -17,17 +17,15 @@ final class FixedWindow extends Limiter<WindowCount> {
 
     @Override
     WindowCount fresh(LimitPolicy policy, long now) {
-        return new WindowCount(windowStart(policy, now), 0, false);
-    }
-
-    @Override
-    long timeOf(WindowCount state) {
-        return state.windowStart();
+        return new WindowCount(windowStart(policy, now), 0, now, false);
     }
 
     @Override
     WindowCount advance(LimitPolicy policy, WindowCount state, long now) {
-        return windowStart(policy, now) == state.windowStart() ? state : fresh(policy, now);
+        if (windowStart(policy, now) != state.windowStart()) {
+            return fresh(policy, now);
+        }
+        return new WindowCount(state.windowStart(), state.used(), now, state.denying());
     }
 
     @Override
@@ -37,7 +35,7 @@ final class FixedWindow extends Limiter<WindowCount> {
 
     @Override
     WindowCount consume(LimitPolicy policy, WindowCount state, long now, long cost) {
-        return new WindowCount(state.windowStart(), state.used() + cost, state.denying());
+        return new WindowCount(state.windowStart(), state.used() + cost, now, state.denying());
     }
 
     @Override
@@ -57,7 +55,7 @@ final class FixedWindow extends Limiter<WindowCount> {
 
     @Override
     WindowCount withDenying(WindowCount state, boolean denying) {
-        return new WindowCount(state.windowStart(), state.used(), denying);
+        return new WindowCount(state.windowStart(), state.used(), state.updatedAt(), denying);
     }
 
     @Override

@@ -18,11 +18,6 @@ final class LeakyBucket extends Limiter<BucketLevel> {
     }
 
     @Override
-    long timeOf(BucketLevel state) {
-        return state.updatedAt();
-    }
-
-    @Override
     BucketLevel advance(LimitPolicy policy, BucketLevel state, long now) {
         long drained = TokenBucket.flow(policy, now - state.updatedAt(), state.level());
         return new BucketLevel(state.level() - drained, Math.max(now, state.updatedAt()), state.denying());

@@ -19,10 +19,10 @@ abstract class Limiter<S extends PolicyState> {
     /** The state of a key never seen by this policy, at {@code now}. */
     abstract S fresh(LimitPolicy policy, long now);
 
-    /** The latest time the state refers to; decisions never run before it. */
-    abstract long timeOf(S state);
-
-    /** The state as it stands at {@code now} with nothing else arriving (window roll, refill, expiry). */
+    /**
+     * The state as it stands at {@code now} with nothing else arriving (window roll, refill,
+     * expiry), stamped with {@code now}; {@code now} is never before the state's own time.
+     */
     abstract S advance(LimitPolicy policy, S state, long now);
 
     abstract boolean admits(LimitPolicy policy, S state, long now, long cost);
@@ -58,7 +58,7 @@ abstract class Limiter<S extends PolicyState> {
 
     final Outcome decide(LimitPolicy policy, PolicyState previous, long eventTime, long cost) {
         S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
-        long now = known == null ? eventTime : Math.max(eventTime, timeOf(known));
+        long now = known == null ? eventTime : Math.max(eventTime, known.updatedAt());
         S current = known == null ? fresh(policy, now) : advance(policy, known, now);
         if (admits(policy, current, now, cost)) {
             S consumed = consume(policy, current, now, cost);

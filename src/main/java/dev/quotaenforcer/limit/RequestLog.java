@@ -6,9 +6,7 @@ import java.util.Arrays;
  * Admitted requests in time order; {@code costs[i]} was admitted at {@code times[i]}. The arrays
  * are never mutated after construction.
  */
-public record RequestLog(long[] times, long[] costs, boolean denying) implements PolicyState {
-
-    public static final RequestLog EMPTY = new RequestLog(new long[0], new long[0], false);
+public record RequestLog(long[] times, long[] costs, long updatedAt, boolean denying) implements PolicyState {
 
     public RequestLog {
         if (times.length != costs.length) {
@@ -30,18 +28,18 @@ public record RequestLog(long[] times, long[] costs, boolean denying) implements
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof RequestLog that && denying == that.denying
+        return other instanceof RequestLog that && denying == that.denying && updatedAt == that.updatedAt
                 && Arrays.equals(times, that.times) && Arrays.equals(costs, that.costs);
     }
 
     @Override
     public int hashCode() {
-        return 31 * Arrays.hashCode(times) + Arrays.hashCode(costs) + (denying ? 1 : 0);
+        return 31 * (31 * Arrays.hashCode(times) + Arrays.hashCode(costs)) + Long.hashCode(updatedAt) + (denying ? 1 : 0);
     }
 
     @Override
     public String toString() {
         return "RequestLog[times=" + Arrays.toString(times) + ", costs=" + Arrays.toString(costs)
-                + ", denying=" + denying + "]";
+                + ", updatedAt=" + updatedAt + ", denying=" + denying + "]";
     }
 }

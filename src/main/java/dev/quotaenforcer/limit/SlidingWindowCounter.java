@@ -13,22 +13,17 @@ final class SlidingWindowCounter extends Limiter<SlidingCounts> {
 
     @Override
     SlidingCounts fresh(LimitPolicy policy, long now) {
-        return new SlidingCounts(FixedWindow.windowStart(policy, now), 0, 0, false);
-    }
-
-    @Override
-    long timeOf(SlidingCounts state) {
-        return state.windowStart();
+        return new SlidingCounts(FixedWindow.windowStart(policy, now), 0, 0, now, false);
     }
 
     @Override
     SlidingCounts advance(LimitPolicy policy, SlidingCounts state, long now) {
         long start = FixedWindow.windowStart(policy, now);
         if (start == state.windowStart()) {
-            return state;
+            return new SlidingCounts(start, state.previous(), state.current(), now, state.denying());
         }
         long carried = start - state.windowStart() == policy.windowMs() ? state.current() : 0;
-        return new SlidingCounts(start, carried, 0, state.denying());
+        return new SlidingCounts(start, carried, 0, now, state.denying());
     }
 
     /**
@@ -52,7 +47,7 @@ final class SlidingWindowCounter extends Limiter<SlidingCounts> {
 
     @Override
     SlidingCounts consume(LimitPolicy policy, SlidingCounts state, long now, long cost) {
-        return new SlidingCounts(state.windowStart(), state.previous(), state.current() + cost, state.denying());
+        return new SlidingCounts(state.windowStart(), state.previous(), state.current() + cost, now, state.denying());
     }
 
     @Override
@@ -76,7 +71,7 @@ final class SlidingWindowCounter extends Limiter<SlidingCounts> {
 
     @Override
     SlidingCounts withDenying(SlidingCounts state, boolean denying) {
-        return new SlidingCounts(state.windowStart(), state.previous(), state.current(), denying);
+        return new SlidingCounts(state.windowStart(), state.previous(), state.current(), state.updatedAt(), denying);
     }
 
     @Override

@@ -14,12 +14,11 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
 
     @Override
     RequestLog fresh(LimitPolicy policy, long now) {
-        return RequestLog.EMPTY;
+        return new RequestLog(new long[0], new long[0], now, false);
     }
 
-    @Override
-    long timeOf(RequestLog state) {
-        return state.size() == 0 ? Long.MIN_VALUE : state.times()[state.size() - 1];
+    private static long newest(RequestLog state) {
+        return state.times()[state.size() - 1];
     }
 
     /** Drops the entries that left the window: an entry admitted at x counts during [x, x + W). */
@@ -31,10 +30,10 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
             first++;
         }
         if (first == 0) {
-            return state;
+            return new RequestLog(state.times(), state.costs(), now, state.denying());
         }
         return new RequestLog(Arrays.copyOfRange(state.times(), first, state.size()),
-                Arrays.copyOfRange(state.costs(), first, state.size()), state.denying());
+                Arrays.copyOfRange(state.costs(), first, state.size()), now, state.denying());
     }
 
     @Override
@@ -48,13 +47,13 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
         if (n > 0 && state.times()[n - 1] == now) {
             long[] costs = state.costs().clone();
             costs[n - 1] += cost;
-            return new RequestLog(state.times(), costs, state.denying());
+            return new RequestLog(state.times(), costs, now, state.denying());
         }
         long[] times = Arrays.copyOf(state.times(), n + 1);
         long[] costs = Arrays.copyOf(state.costs(), n + 1);
         times[n] = now;
         costs[n] = cost;
-        return new RequestLog(times, costs, state.denying());
+        return new RequestLog(times, costs, now, state.denying());
     }
 
     @Override
@@ -64,7 +63,7 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
 
     @Override
     long resetMs(LimitPolicy policy, RequestLog state, long now) {
-        return state.size() == 0 ? 0 : timeOf(state) + policy.windowMs() - now;
+        return state.size() == 0 ? 0 : newest(state) + policy.windowMs() - now;
     }
 
     @Override
@@ -74,11 +73,11 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
 
     @Override
     RequestLog withDenying(RequestLog state, boolean denying) {
-        return state.denying() == denying ? state : new RequestLog(state.times(), state.costs(), denying);
+        return new RequestLog(state.times(), state.costs(), state.updatedAt(), denying);
     }
 
     @Override
     long idleFrom(LimitPolicy policy, RequestLog state) {
-        return state.size() == 0 ? Long.MIN_VALUE : timeOf(state) + policy.windowMs();
+        return state.size() == 0 ? Long.MIN_VALUE : newest(state) + policy.windowMs();
     }
 }

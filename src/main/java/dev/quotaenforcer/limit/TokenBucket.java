@@ -38,11 +38,6 @@ final class TokenBucket extends Limiter<BucketLevel> {
     }
 
     @Override
-    long timeOf(BucketLevel state) {
-        return state.updatedAt();
-    }
-
-    @Override
     BucketLevel advance(LimitPolicy policy, BucketLevel state, long now) {
         long missing = capacityUnits(policy) - state.level();
         long refilled = flow(policy, now - state.updatedAt(), missing);

@@ -1,8 +1,11 @@
 package dev.quotaenforcer.plan;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
@@ -16,6 +19,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -40,7 +44,10 @@ public final class PlanParser {
     private static final Set<String> ASSIGNMENT_FIELDS = Set.of("plan");
     private static final String DEFAULT_QUOTA_NAME = "quota";
 
-    private final ObjectMapper mapper = new ObjectMapper();
+    private final ObjectMapper mapper = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
 
     /**
      * Parses and validates one plan.
@@ -67,12 +74,13 @@ public final class PlanParser {
         }
         JsonNode quota = root.get("quota");
         if (quota != null && !quota.isNull()) {
-            LimitPolicy limit = policy(object(quota, "quota"), "quota", Algorithm.FIXED_WINDOW);
-            if (limit.algorithm() != Algorithm.FIXED_WINDOW && limit.algorithm() != Algorithm.SLIDING_WINDOW_COUNTER) {
-                throw new InvalidPlanException("quota.algorithm", quote(limit.algorithm().id())
+            ObjectNode node = object(quota, "quota");
+            Algorithm algorithm = algorithm(node, "quota", Algorithm.FIXED_WINDOW);
+            if (algorithm != Algorithm.FIXED_WINDOW && algorithm != Algorithm.SLIDING_WINDOW_COUNTER) {
+                throw new InvalidPlanException("quota.algorithm", quote(algorithm.id())
                         + " is not a quota algorithm; use fixed-window or sliding-window-counter");
             }
-            policies.add(new PlanPolicy(limit, PolicyKind.QUOTA));
+            policies.add(new PlanPolicy(policy(node, "quota", Algorithm.FIXED_WINDOW), PolicyKind.QUOTA));
         }
         if (policies.isEmpty()) {
             throw new InvalidPlanException("rateLimits", "a plan needs at least one rate limit or a quota");
@@ -143,7 +151,7 @@ public final class PlanParser {
                 throw new InvalidPlanException(field, perSecond + " must be a positive number up to " + MAX_LIMIT
                         + " with at most " + MAX_RATE_SCALE + " decimals");
             }
-            return RefillRate.perSecond(rate);
+            return rate(field, perSecond.toString(), () -> RefillRate.perSecond(rate));
         }
         if (!node.has("refillTokens") && !node.has("refillPeriod")) {
             throw new InvalidPlanException(path + ".refillPerSecond",
@@ -151,7 +159,18 @@ public final class PlanParser {
         }
         long tokens = positiveInteger(node, path, "refillTokens", MAX_LIMIT);
         Duration period = window(node, path, "refillPeriod", null);
-        return RefillRate.of(tokens, period);
+        return rate(path + ".refillPeriod", tokens + " per " + node.get("refillPeriod"), () -> RefillRate.of(tokens, period));
+    }
+
+    private static RefillRate rate(String field, String written, Supplier<RefillRate> rate)
+            throws InvalidPlanException {
+        try {
+            return rate.get();
+        } catch (IllegalArgumentException e) {
+            // The rate is kept as an exact fraction of tokens per period; the reduced period must fit the state layout.
+            throw new InvalidPlanException(field, written + " is too fine a rate: reduced to lowest terms, its period must be at most "
+                    + RefillRate.MAX_PERIOD_MS / 1000 + " seconds (about 11.6 days)");
+        }
     }
 
     private static long positiveInteger(ObjectNode node, String path, String name, long max) throws InvalidPlanException {
@@ -235,23 +254,21 @@ public final class PlanParser {
     private static void requireDistinct(List<PlanPolicy> policies) throws InvalidPlanException {
         Map<String, PlanPolicy> byName = new HashMap<>();
         Map<Integer, PlanPolicy> byTag = new HashMap<>();
-        for (PlanPolicy policy : policies) {
+        for (int i = 0; i < policies.size(); i++) {
+            PlanPolicy policy = policies.get(i);
+            String field = policy.kind() == PolicyKind.QUOTA ? "quota.name" : "rateLimits[" + i + "].name";
             PlanPolicy sameName = byName.putIfAbsent(policy.name(), policy);
             if (sameName != null) {
-                throw new InvalidPlanException(fieldOf(policy, policies), quote(policy.name())
+                throw new InvalidPlanException(field, quote(policy.name())
                         + " names two policies; policy names must be unique within a plan");
             }
             PlanPolicy sameTag = byTag.putIfAbsent(policy.tag(), policy);
             if (sameTag != null) {
                 // Counted state is stored under the tag; two policies sharing one would share counts.
-                throw new InvalidPlanException(fieldOf(policy, policies), quote(policy.name()) + " and "
+                throw new InvalidPlanException(field, quote(policy.name()) + " and "
                         + quote(sameTag.name()) + " collide in the state layout; rename one of them");
             }
         }
-    }
-
-    private static String fieldOf(PlanPolicy policy, List<PlanPolicy> policies) {
-        return policy.kind() == PolicyKind.QUOTA ? "quota.name" : "rateLimits[" + policies.indexOf(policy) + "].name";
     }
 
     private static String algorithmIds() {

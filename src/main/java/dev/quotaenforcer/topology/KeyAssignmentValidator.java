@@ -39,6 +39,8 @@ final class KeyAssignmentValidator implements Processor<String, byte[], String, 
             context.forward(record.withValue(new CatalogUpdate<>(plan, null)));
         } catch (InvalidPlanException e) {
             reject(record, "assignment of \"" + apiKey + "\": " + e.getMessage());
+        } catch (RuntimeException e) {
+            reject(record, "assignment of \"" + apiKey + "\" could not be read: " + e);
         }
     }
 

@@ -37,6 +37,9 @@ final class PlanValidator implements Processor<String, byte[], String, CatalogUp
             context.forward(record.withKey(plan.id()).withValue(new CatalogUpdate<>(record.value(), null)));
         } catch (InvalidPlanException e) {
             reject(record, "plan " + (record.key() == null ? "(no key)" : '"' + record.key() + '"') + ": " + e.getMessage());
+        } catch (RuntimeException e) {
+            // A plan the parser failed on is still just a bad plan: it must not stop the stream.
+            reject(record, "plan could not be read: " + e);
         }
     }
 

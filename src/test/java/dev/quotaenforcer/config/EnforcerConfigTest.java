@@ -194,4 +194,23 @@ class EnforcerConfigTest {
         assertTrue(e.getMessage().contains("quota.request.max.cost"), e.getMessage());
         assertTrue(e.getMessage().contains("value 0"), e.getMessage());
     }
+
+    @Test
+    void rejectsMisspeltEnforcerSettingNamingIt() {
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> new EnforcerConfig(Map.of("quota.topic.prefx", "billing")));
+
+        assertTrue(e.getMessage().contains("quota.topic.prefx"), e.getMessage());
+        assertTrue(e.getMessage().contains("billing"), e.getMessage());
+    }
+
+    @Test
+    void rejectsSettingWithoutValueNamingIt() {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put("client.id", null);
+
+        ConfigException e = assertThrows(ConfigException.class, () -> new EnforcerConfig(settings));
+
+        assertTrue(e.getMessage().contains("client.id"), e.getMessage());
+    }
 }

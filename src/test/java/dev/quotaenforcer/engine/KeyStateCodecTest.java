@@ -35,18 +35,18 @@ class KeyStateCodecTest {
 
     @Test
     void roundTripsWindowCount() {
-        assertRoundTrip(state(NOW, NOW + 3_000, new WindowCount(NOW_SECOND - 56_000, 42, false)));
+        assertRoundTrip(state(NOW, NOW + 3_000, new WindowCount(NOW_SECOND - 56_000, 42, NOW_SECOND - 56_000, false)));
     }
 
     @Test
     void roundTripsSlidingCounts() {
-        assertRoundTrip(state(NOW, NOW + 64_000, new SlidingCounts(NOW_SECOND - 56_000, 99, 17, false)));
+        assertRoundTrip(state(NOW, NOW + 64_000, new SlidingCounts(NOW_SECOND - 56_000, 99, 17, NOW_SECOND - 56_000, false)));
     }
 
     @Test
     void roundTripsRequestLog() {
         RequestLog log = new RequestLog(new long[] {NOW - 59_999, NOW - 1_000, NOW - 1_000, NOW},
-                new long[] {1, 5, 1, 1_000}, false);
+                new long[] {1, 5, 1, 1_000}, NOW, false);
         assertRoundTrip(state(NOW, NOW + 60_000, log));
     }
 
@@ -58,17 +58,17 @@ class KeyStateCodecTest {
     @Test
     void roundTripsDenyingFlagOfEveryStateType() {
         assertRoundTrip(new KeyState(NOW, NOW + 3_600_000, List.of(
-                new KeyState.Slot(1, new WindowCount(NOW_SECOND, 1_000, true)),
-                new KeyState.Slot(2, new SlidingCounts(NOW_SECOND - 1_000, 0, 100, true)),
-                new KeyState.Slot(3, new RequestLog(new long[] {NOW}, new long[] {1}, true)),
+                new KeyState.Slot(1, new WindowCount(NOW_SECOND, 1_000, NOW_SECOND, true)),
+                new KeyState.Slot(2, new SlidingCounts(NOW_SECOND - 1_000, 0, 100, NOW_SECOND - 1_000, true)),
+                new KeyState.Slot(3, new RequestLog(new long[] {NOW}, new long[] {1}, NOW, true)),
                 new KeyState.Slot(4, new BucketLevel(0, NOW, true)))));
     }
 
     @Test
     void keepsDenyingFlagSeparateFromStateType() {
         KeyState decoded = KeyStateCodec.decode(KeyStateCodec.encode(new KeyState(NOW, NOW, List.of(
-                new KeyState.Slot(1, new WindowCount(NOW_SECOND, 1, true)),
-                new KeyState.Slot(2, new WindowCount(NOW_SECOND, 1, false))))));
+                new KeyState.Slot(1, new WindowCount(NOW_SECOND, 1, NOW_SECOND, true)),
+                new KeyState.Slot(2, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false))))));
 
         assertTrue(decoded.stateOf(1).denying());
         assertFalse(decoded.stateOf(2).denying());
@@ -77,8 +77,8 @@ class KeyStateCodecTest {
 
     @Test
     void roundTripsEmptyRequestLog() {
-        assertRoundTrip(state(NOW, NOW, RequestLog.EMPTY));
-        assertRoundTrip(state(NOW, NOW, new RequestLog(new long[0], new long[0], true)));
+        assertRoundTrip(state(NOW, NOW, new RequestLog(new long[0], new long[0], NOW, false)));
+        assertRoundTrip(state(NOW, NOW, new RequestLog(new long[0], new long[0], NOW, true)));
     }
 
     @Test
@@ -90,7 +90,7 @@ class KeyStateCodecTest {
             times[i] = NOW - 3_600_000 + i * 3_600L;
             costs[i] = 1 + i % 7;
         }
-        assertRoundTrip(state(NOW, NOW + 3_600_000, new RequestLog(times, costs, false)));
+        assertRoundTrip(state(NOW, NOW + 3_600_000, new RequestLog(times, costs, NOW, false)));
     }
 
     @Test
@@ -102,9 +102,9 @@ class KeyStateCodecTest {
     void roundTripsTimesBefore1970() {
         long lastSeen = -1_500;
         assertRoundTrip(new KeyState(lastSeen, lastSeen + 60_000, List.of(
-                new KeyState.Slot(TAG_A, new WindowCount(-2_000, 3, false)),
-                new KeyState.Slot(TAG_B, new SlidingCounts(-62_000, 7, 8, true)),
-                new KeyState.Slot(3, new RequestLog(new long[] {-90_000, -1_501, -1_500}, new long[] {1, 2, 3}, false)),
+                new KeyState.Slot(TAG_A, new WindowCount(-2_000, 3, -2_000, false)),
+                new KeyState.Slot(TAG_B, new SlidingCounts(-62_000, 7, 8, -62_000, true)),
+                new KeyState.Slot(3, new RequestLog(new long[] {-90_000, -1_501, -1_500}, new long[] {1, 2, 3}, -1_500, false)),
                 new KeyState.Slot(4, new BucketLevel(5, -1_000_000, false)))));
     }
 
@@ -113,32 +113,32 @@ class KeyStateCodecTest {
         long lastSeen = Instant.parse("1900-01-01T00:00:00.001Z").toEpochMilli();
         long second = Math.floorDiv(lastSeen, 1000L) * 1000;
         assertRoundTrip(new KeyState(lastSeen, lastSeen + 86_400_000L, List.of(
-                new KeyState.Slot(TAG_A, new WindowCount(second - 86_399_000L, 1, false)),
+                new KeyState.Slot(TAG_A, new WindowCount(second - 86_399_000L, 1, second - 86_399_000L, false)),
                 new KeyState.Slot(TAG_B, new BucketLevel(1, lastSeen - 1, false)))));
     }
 
     @Test
     void roundTripsLargeCounts() {
         assertRoundTrip(new KeyState(NOW, NOW + 31L * 86_400_000, List.of(
-                new KeyState.Slot(TAG_A, new WindowCount(NOW_SECOND - 31L * 86_400_000, Long.MAX_VALUE, false)),
-                new KeyState.Slot(TAG_B, new SlidingCounts(NOW_SECOND, Long.MAX_VALUE, Long.MAX_VALUE - 1, true)),
-                new KeyState.Slot(3, new RequestLog(new long[] {0, NOW}, new long[] {Long.MAX_VALUE, 1_000_000_000}, false)),
+                new KeyState.Slot(TAG_A, new WindowCount(NOW_SECOND - 31L * 86_400_000, Long.MAX_VALUE, NOW_SECOND - 31L * 86_400_000, false)),
+                new KeyState.Slot(TAG_B, new SlidingCounts(NOW_SECOND, Long.MAX_VALUE, Long.MAX_VALUE - 1, NOW_SECOND, true)),
+                new KeyState.Slot(3, new RequestLog(new long[] {0, NOW}, new long[] {Long.MAX_VALUE, 1_000_000_000}, NOW, false)),
                 new KeyState.Slot(4, new BucketLevel(Long.MAX_VALUE, Long.MIN_VALUE / 4, false)))));
     }
 
     @Test
     void roundTripsNegativeAndExtremeTags() {
         assertRoundTrip(new KeyState(NOW, NOW, List.of(
-                new KeyState.Slot(Integer.MIN_VALUE, new WindowCount(NOW_SECOND, 1, false)),
-                new KeyState.Slot(-1, new WindowCount(NOW_SECOND, 2, false)),
-                new KeyState.Slot(0, new WindowCount(NOW_SECOND, 3, false)),
-                new KeyState.Slot(Integer.MAX_VALUE, new WindowCount(NOW_SECOND, 4, false)))));
+                new KeyState.Slot(Integer.MIN_VALUE, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)),
+                new KeyState.Slot(-1, new WindowCount(NOW_SECOND, 2, NOW_SECOND, false)),
+                new KeyState.Slot(0, new WindowCount(NOW_SECOND, 3, NOW_SECOND, false)),
+                new KeyState.Slot(Integer.MAX_VALUE, new WindowCount(NOW_SECOND, 4, NOW_SECOND, false)))));
     }
 
     @Test
     void roundsIdleFromUpToWholeSecondsPastLastSeen() {
         long lastSeen = 1_000_500;
-        KeyState state = state(lastSeen, lastSeen + 60_001, new WindowCount(1_000_000, 1, false));
+        KeyState state = state(lastSeen, lastSeen + 60_001, new WindowCount(1_000_000, 1, 1_000_000, false));
 
         byte[] bytes = KeyStateCodec.encode(state);
 
@@ -148,14 +148,14 @@ class KeyStateCodecTest {
 
     @Test
     void keepsIdleFromThatIsWholeSecondsPastLastSeen() {
-        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW + 60_000, new WindowCount(NOW_SECOND, 1, false)));
+        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW + 60_000, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)));
 
         assertEquals(NOW + 60_000, KeyStateCodec.idleFrom(bytes));
     }
 
     @Test
     void clampsIdleFromBeforeLastSeenToLastSeen() {
-        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW - 5_000, new WindowCount(NOW_SECOND, 1, false)));
+        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW - 5_000, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)));
 
         assertEquals(NOW, KeyStateCodec.decode(bytes).idleFrom());
         assertEquals(NOW, KeyStateCodec.idleFrom(bytes));
@@ -163,7 +163,7 @@ class KeyStateCodecTest {
 
     @Test
     void roundsIdleFromUpForTimesBefore1970() {
-        byte[] bytes = KeyStateCodec.encode(state(-1_500, -1_499, new WindowCount(-2_000, 1, false)));
+        byte[] bytes = KeyStateCodec.encode(state(-1_500, -1_499, new WindowCount(-2_000, 1, -2_000, false)));
 
         assertEquals(-500, KeyStateCodec.idleFrom(bytes));
     }
@@ -171,7 +171,7 @@ class KeyStateCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 2, 0x7F, 0xFF})
     void rejectsUnknownVersion(int version) {
-        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1, false)));
+        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)));
         bytes[0] = (byte) version;
 
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KeyStateCodec.decode(bytes));
@@ -188,8 +188,8 @@ class KeyStateCodecTest {
     @Test
     void rejectsValueTruncatedInsideHeaderOrSlot() {
         KeyState state = new KeyState(NOW, NOW + 3_600_000, List.of(
-                new KeyState.Slot(TAG_A, new SlidingCounts(NOW_SECOND - 56_000, 300, 200, false)),
-                new KeyState.Slot(TAG_B, new RequestLog(new long[] {NOW - 70_000, NOW}, new long[] {1, 500}, false)),
+                new KeyState.Slot(TAG_A, new SlidingCounts(NOW_SECOND - 56_000, 300, 200, NOW_SECOND - 56_000, false)),
+                new KeyState.Slot(TAG_B, new RequestLog(new long[] {NOW - 70_000, NOW}, new long[] {1, 500}, NOW, false)),
                 new KeyState.Slot(3, new BucketLevel(1_000_000, NOW - 1, false))));
         byte[] bytes = KeyStateCodec.encode(state);
         Set<Integer> slotBoundaries = slotBoundaries(state);
@@ -208,7 +208,7 @@ class KeyStateCodecTest {
 
     @Test
     void rejectsValueCutInsideVarint() {
-        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1_000_000, false)));
+        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1_000_000, NOW_SECOND, false)));
 
         byte[] cut = Arrays.copyOf(bytes, bytes.length - 1);
 
@@ -219,7 +219,7 @@ class KeyStateCodecTest {
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 10, 11, 0x42, 0xFE, 0xFF})
     void rejectsUnknownStateType(int type) {
-        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1, false)));
+        byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)));
         int typeOffset = headerLength(NOW, NOW) + 4;
         assertEquals(2, bytes[typeOffset], "the fixed-window type byte");
         bytes[typeOffset] = (byte) type;
@@ -247,15 +247,15 @@ class KeyStateCodecTest {
         for (long lastSeen = hour + 999; lastSeen < hour + 3_600_000; lastSeen += 1_000) {
             long minute = Math.floorDiv(lastSeen, 60_000L) * 60_000;
             KeyState state = new KeyState(lastSeen, hour + 3_600_000, List.of(
-                    new KeyState.Slot(TAG_A, new SlidingCounts(minute, 127, 127, false)),
-                    new KeyState.Slot(TAG_B, new WindowCount(hour, 1_000, false))));
+                    new KeyState.Slot(TAG_A, new SlidingCounts(minute, 127, 127, lastSeen, false)),
+                    new KeyState.Slot(TAG_B, new WindowCount(hour, 1_000, lastSeen, false))));
             int size = KeyStateCodec.encode(state).length;
             assertTrue(size <= 32, "encoded in " + size + " bytes at " + Instant.ofEpochMilli(lastSeen));
             largest = Math.max(largest, size);
         }
         KeyState typical = new KeyState(NOW, hour + 3_600_000, List.of(
-                new KeyState.Slot(TAG_A, new SlidingCounts(Math.floorDiv(NOW, 60_000L) * 60_000, 87, 12, false)),
-                new KeyState.Slot(TAG_B, new WindowCount(hour, 523, false))));
+                new KeyState.Slot(TAG_A, new SlidingCounts(Math.floorDiv(NOW, 60_000L) * 60_000, 87, 12, NOW, false)),
+                new KeyState.Slot(TAG_B, new WindowCount(hour, 523, NOW, false))));
         int typicalSize = KeyStateCodec.encode(typical).length;
         System.out.println("KeyStateCodec size, per-minute sliding-window counter + hourly fixed-window quota: "
                 + typicalSize + " bytes typical, " + largest + " bytes largest over the hour");
@@ -313,8 +313,8 @@ class KeyStateCodecTest {
         for (int s = 0; s < slotCount; s++) {
             boolean denying = random.nextBoolean();
             PolicyState policyState = switch (random.nextInt(4)) {
-                case 0 -> new WindowCount(lastSecond - 1000L * random.nextInt(2_678_400), count(random), denying);
-                case 1 -> new SlidingCounts(lastSecond - 1000L * random.nextInt(2_678_400), count(random), count(random),
+                case 0 -> new WindowCount(lastSecond - 1000L * random.nextInt(2_678_400), count(random), lastSecond - 1000L * random.nextInt(2_678_400), denying);
+                case 1 -> new SlidingCounts(lastSecond - 1000L * random.nextInt(2_678_400), count(random), count(random), lastSecond - 1000L * random.nextInt(2_678_400),
                         denying);
                 case 2 -> randomLog(random, lastSeen, denying);
                 default -> new BucketLevel(count(random), lastSeen - random.nextLong(100_000_000L), denying);
@@ -334,7 +334,7 @@ class KeyStateCodecTest {
             times[i] = time;
             costs[i] = 1 + random.nextInt(1_000_000);
         }
-        return new RequestLog(times, costs, denying);
+        return new RequestLog(times, costs, lastSeen - random.nextInt(1_000), denying);
     }
 
     private static long count(Random random) {

@@ -69,7 +69,7 @@ class SeedExamplesTest {
     void slidingWindowCounterWeighsPreviousWindowByOverlap() {
         // 84 requests in the previous minute, 36 so far in this one, 15 s in: 84 x 0.75 + 36 = 99.
         LimitPolicy policy = perMinute(Algorithm.SLIDING_WINDOW_COUNTER, 100);
-        PolicyState state = new SlidingCounts(NOON + 60_000, 84, 36, false);
+        PolicyState state = new SlidingCounts(NOON + 60_000, 84, 36, NOON + 60_000, false);
 
         Outcome oneMore = policy.decide(state, NOON + 75_000, 1);
         assertTrue(oneMore.verdict().allowed());
