@@ -17,7 +17,7 @@ import java.util.List;
  * type byte (low bit: denying), the milliseconds from the policy's own last decision to last-seen
  * (0 unless a denial left it behind), and the type's fields as varints relative to last-seen. Window
  * starts are whole seconds (windows are whole seconds, aligned to the epoch), so they are stored as
- * seconds back from last-seen. A sliding-window counter plus an hourly quota takes 26 to 29 bytes.
+ * seconds back from last-seen. A sliding-window counter plus an hourly quota takes 26 to 28 bytes.
  */
 public final class KeyStateCodec {
 

@@ -38,8 +38,9 @@ public final class QuotaEngine {
         for (int i = 0; i < policies.size(); i++) {
             PlanPolicy policy = policies.get(i);
             Outcome outcome = outcomes.get(i);
-            // On a denial the policies that would have admitted keep their old state: nothing is consumed.
-            PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state() : stateOf(previous, policy);
+            // On a denial the policies that would have admitted consume nothing: their state only moves to now.
+            PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state()
+                    : policy.limit().advance(stateOf(previous, policy), now);
             if (kept != null) {
                 slots.add(new KeyState.Slot(policy.tag(), kept));
                 idleFrom = Math.max(idleFrom, policy.limit().idleFrom(kept));

@@ -42,6 +42,14 @@ public record LimitPolicy(String name, Algorithm algorithm, long limit, long win
         return algorithm.limiter().decide(this, state, nowMs, cost);
     }
 
+    /**
+     * The state as it stands at {@code time} if nothing arrived in between (windows rolled, buckets
+     * refilled or drained); null for no state. Never moves a state back in time.
+     */
+    public PolicyState advance(PolicyState state, long time) {
+        return algorithm.limiter().advanceTo(this, state, time);
+    }
+
     /** The time from which {@code state} is indistinguishable from no state at all. */
     public long idleFrom(PolicyState state) {
         return algorithm.limiter().idleTime(this, state);

@@ -56,6 +56,15 @@ abstract class Limiter<S extends PolicyState> {
         return stateType.isInstance(state) ? idleFrom(policy, stateType.cast(state)) : Long.MIN_VALUE;
     }
 
+    /** {@code state} brought forward to {@code time} with nothing consumed; null stays null. */
+    final PolicyState advanceTo(LimitPolicy policy, PolicyState state, long time) {
+        if (!stateType.isInstance(state)) {
+            return null;
+        }
+        S known = stateType.cast(state);
+        return advance(policy, known, Math.max(time, known.updatedAt()));
+    }
+
     final Outcome decide(LimitPolicy policy, PolicyState previous, long eventTime, long cost) {
         S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
         long now = known == null ? eventTime : Math.max(eventTime, known.updatedAt());

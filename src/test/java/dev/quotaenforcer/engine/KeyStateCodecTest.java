@@ -273,8 +273,8 @@ class KeyStateCodecTest {
         KeyState state = null;
         int largest = 0;
         int allowed = 0;
-        // 1,200 requests 3 s apart: the quota fills to 1,000 and then denies. While it denies, the engine keeps the
-        // per-minute state unadvanced, so its window start falls more than 127 s behind and takes a second byte.
+        // 1,200 requests 3 s apart: the quota fills to 1,000 and then denies, so every kind of state the engine
+        // writes for this plan (allowing, denying, denied by the other policy) is measured.
         for (int i = 0; i < 1_200; i++) {
             Evaluation evaluation = QuotaEngine.evaluate(free, state, hour + 500 + i * 3_000L, 1);
             state = evaluation.state();
