@@ -6,11 +6,7 @@ package dev.quotaenforcer.limit;
  * time the queue ahead of it needs to drain, so an idle key is forwarded at once); a request that
  * would overflow the queue is denied. The output is perfectly smooth; the price is latency.
  */
-final class LeakyBucket extends Limiter<BucketLevel> {
-
-    LeakyBucket() {
-        super(BucketLevel.class);
-    }
+final class LeakyBucket extends Bucket {
 
     @Override
     BucketLevel fresh(LimitPolicy policy, long now) {
@@ -19,48 +15,33 @@ final class LeakyBucket extends Limiter<BucketLevel> {
 
     @Override
     BucketLevel advance(LimitPolicy policy, BucketLevel state, long now) {
-        long drained = TokenBucket.flow(policy, now - state.updatedAt(), state.level());
+        long drained = flow(policy, now - state.updatedAt(), state.level());
         return new BucketLevel(state.level() - drained, Math.max(now, state.updatedAt()), state.denying());
     }
 
     @Override
     boolean admits(LimitPolicy policy, BucketLevel state, long now, long cost) {
         return cost <= policy.limit()
-                && TokenBucket.units(policy, cost) <= TokenBucket.capacityUnits(policy) - state.level();
+                && units(policy, cost) <= capacityUnits(policy) - state.level();
     }
 
     @Override
     BucketLevel consume(LimitPolicy policy, BucketLevel state, long now, long cost) {
-        return new BucketLevel(state.level() + TokenBucket.units(policy, cost), state.updatedAt(), state.denying());
+        return new BucketLevel(state.level() + units(policy, cost), state.updatedAt(), state.denying());
     }
 
     @Override
     long remaining(LimitPolicy policy, BucketLevel state, long now) {
-        return (TokenBucket.capacityUnits(policy) - state.level()) / policy.refill().periodMs();
+        return (capacityUnits(policy) - state.level()) / policy.refill().periodMs();
     }
 
     @Override
     long resetMs(LimitPolicy policy, BucketLevel state, long now) {
-        return TokenBucket.msFor(policy, state.level());
-    }
-
-    @Override
-    long horizonMs(LimitPolicy policy) {
-        return TokenBucket.msFor(policy, TokenBucket.capacityUnits(policy));
+        return msFor(policy, state.level());
     }
 
     @Override
     long delayMs(LimitPolicy policy, BucketLevel admittedFrom, long now) {
-        return TokenBucket.msFor(policy, admittedFrom.level());
-    }
-
-    @Override
-    BucketLevel withDenying(BucketLevel state, boolean denying) {
-        return new BucketLevel(state.level(), state.updatedAt(), denying);
-    }
-
-    @Override
-    long idleFrom(LimitPolicy policy, BucketLevel state) {
-        return state.updatedAt() + resetMs(policy, state, state.updatedAt());
+        return msFor(policy, admittedFrom.level());
     }
 }

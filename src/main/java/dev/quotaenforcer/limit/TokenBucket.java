@@ -5,32 +5,7 @@ package dev.quotaenforcer.limit;
  * each request takes {@code cost} tokens. Allows bursts up to the capacity, then the refill rate.
  * A key never seen before starts with a full bucket.
  */
-final class TokenBucket extends Limiter<BucketLevel> {
-
-    TokenBucket() {
-        super(BucketLevel.class);
-    }
-
-    static long capacityUnits(LimitPolicy policy) {
-        return policy.limit() * policy.refill().periodMs();
-    }
-
-    static long units(LimitPolicy policy, long tokens) {
-        return tokens * policy.refill().periodMs();
-    }
-
-    /** Milliseconds the rate needs to move the level by {@code units}, rounded up. */
-    static long msFor(LimitPolicy policy, long units) {
-        return ceilDiv(units, policy.refill().tokens());
-    }
-
-    /** How far the rate moves the level in {@code elapsed} ms, saturating at {@code bound}. */
-    static long flow(LimitPolicy policy, long elapsed, long bound) {
-        if (elapsed <= 0) {
-            return 0;
-        }
-        return elapsed >= msFor(policy, bound) ? bound : elapsed * policy.refill().tokens();
-    }
+final class TokenBucket extends Bucket {
 
     @Override
     BucketLevel fresh(LimitPolicy policy, long now) {
@@ -62,20 +37,5 @@ final class TokenBucket extends Limiter<BucketLevel> {
     @Override
     long resetMs(LimitPolicy policy, BucketLevel state, long now) {
         return msFor(policy, capacityUnits(policy) - state.level());
-    }
-
-    @Override
-    long horizonMs(LimitPolicy policy) {
-        return msFor(policy, capacityUnits(policy));
-    }
-
-    @Override
-    BucketLevel withDenying(BucketLevel state, boolean denying) {
-        return new BucketLevel(state.level(), state.updatedAt(), denying);
-    }
-
-    @Override
-    long idleFrom(LimitPolicy policy, BucketLevel state) {
-        return state.updatedAt() + resetMs(policy, state, state.updatedAt());
     }
 }

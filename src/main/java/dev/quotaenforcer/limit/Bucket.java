@@ -1,0 +1,48 @@
+package dev.quotaenforcer.limit;
+
+/**
+ * What token and leaky buckets share: a level in units of 1/{@code periodMs} of a token, moved by
+ * the rate at exactly {@link RefillRate#tokens()} units per millisecond, so no rounding ever drifts.
+ */
+abstract class Bucket extends Limiter<BucketLevel> {
+
+    Bucket() {
+        super(BucketLevel.class);
+    }
+
+    static long capacityUnits(LimitPolicy policy) {
+        return policy.limit() * policy.refill().periodMs();
+    }
+
+    static long units(LimitPolicy policy, long tokens) {
+        return tokens * policy.refill().periodMs();
+    }
+
+    /** Milliseconds the rate needs to move the level by {@code units}, rounded up. */
+    static long msFor(LimitPolicy policy, long units) {
+        return ceilDiv(units, policy.refill().tokens());
+    }
+
+    /** How far the rate moves the level in {@code elapsed} ms, saturating at {@code bound} (no overflow). */
+    static long flow(LimitPolicy policy, long elapsed, long bound) {
+        if (elapsed <= 0) {
+            return 0;
+        }
+        return elapsed >= msFor(policy, bound) ? bound : elapsed * policy.refill().tokens();
+    }
+
+    @Override
+    final long horizonMs(LimitPolicy policy) {
+        return msFor(policy, capacityUnits(policy));
+    }
+
+    @Override
+    final BucketLevel withDenying(BucketLevel state, boolean denying) {
+        return new BucketLevel(state.level(), state.updatedAt(), denying);
+    }
+
+    @Override
+    final long idleFrom(LimitPolicy policy, BucketLevel state) {
+        return state.updatedAt() + resetMs(policy, state, state.updatedAt());
+    }
+}
