@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -46,12 +47,24 @@ public final class Main {
         KafkaStreams streams = new KafkaStreams(new QuotaTopology(config).build(), config.streamsProperties());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            streams.close();
+            // Leave the group, so a restarted or surviving instance gets the tasks at once instead of
+            // after session.timeout.ms (45 s), which Streams' plain close() makes everyone wait for.
+            streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
             stopped.countDown();
         }, "quota-enforcer-shutdown"));
-        streams.setStateListener((now, before) -> LOG.info("Enforcer state {} -> {}", before, now));
+        streams.setStateListener((now, before) -> {
+            LOG.info("Enforcer state {} -> {}", before, now);
+            if (now == KafkaStreams.State.ERROR) {
+                stopped.countDown();
+            }
+        });
         streams.start();
         stopped.await();
+        if (streams.state() == KafkaStreams.State.ERROR) {
+            // Streams does not recover from ERROR: exit, so a supervisor restarts or alerts.
+            LOG.error("Enforcer stopped in state ERROR; exiting");
+            System.exit(1);
+        }
     }
 
     private static Map<String, Object> load(Path file) throws IOException {
