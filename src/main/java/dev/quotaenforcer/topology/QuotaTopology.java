@@ -38,10 +38,17 @@ public final class QuotaTopology {
 
     private final EnforcerConfig config;
     private final Topics topics;
+    private final DecisionStats stats;
 
     public QuotaTopology(EnforcerConfig config) {
+        this(config, new DecisionStats());
+    }
+
+    /** @param stats where the running topology counts its decisions and dead letters */
+    public QuotaTopology(EnforcerConfig config, DecisionStats stats) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
+        this.stats = stats;
     }
 
     public Topics topics() {
@@ -99,7 +106,8 @@ public final class QuotaTopology {
                         .withNumberOfPartitions(config.requestPartitions()));
         KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs()), Named.as("quota-decider"));
-        decided.mapValues(Decided::decision, Named.as("decision"))
+        decided.peek((key, value) -> stats.decided(value.decision().reason()), Named.as("count-decision"))
+                .mapValues(Decided::decision, Named.as("decision"))
                 .to(topics.decisions().name(), topics.decisions().produced());
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
@@ -108,12 +116,14 @@ public final class QuotaTopology {
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
         rejected.filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
                 .mapValues(Intake::answer, Named.as("invalid-request-decision"))
+                .peek((key, decision) -> stats.decided(decision.reason()), Named.as("count-invalid-request"))
                 .to(topics.decisions().name(), topics.decisions().produced());
     }
 
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {
         int maxBytes = config.deadLetterMaxBytes();
         rejections.process(() -> new DeadLetterWriter<K>(maxBytes), Named.as(name + "-dead-letter"))
+                .peek((key, value) -> stats.deadLettered(), Named.as(name + "-count-dead-letter"))
                 .to(topics.deadLetter().name(), topics.deadLetter().produced());
     }
 }

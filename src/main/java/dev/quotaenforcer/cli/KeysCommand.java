@@ -1,0 +1,43 @@
+package dev.quotaenforcer.cli;
+
+import dev.quotaenforcer.admin.CatalogClient;
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.config.Settings;
+import dev.quotaenforcer.runtime.ClientSettings;
+import dev.quotaenforcer.topology.Topics;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** API-key administration. */
+@Command(name = "keys", mixinStandardHelpOptions = true, description = "Assigns API keys to plans.",
+        subcommands = KeysCommand.Assign.class)
+final class KeysCommand {
+
+    /** Assigns a key to a plan. */
+    @Command(name = "assign", mixinStandardHelpOptions = true,
+            description = "Assigns API key KEY to plan PLAN (from its next request). The plan need not exist yet: until "
+                    + "it does, the key's requests are denied with UNKNOWN_PLAN.")
+    static final class Assign implements Callable<Integer> {
+
+        @Mixin
+        ClusterOptions cluster;
+
+        @Parameters(index = "0", paramLabel = "KEY", description = "The API key.")
+        String apiKey;
+
+        @Parameters(index = "1", paramLabel = "PLAN", description = "The plan id.")
+        String plan;
+
+        @Override
+        public Integer call() throws Exception {
+            Settings settings = cluster.settingsWithDefaultCluster();
+            EnforcerConfig config = settings.validate();
+            new CatalogClient(ClientSettings.forProducer(settings.values()), Topics.withPrefix(config.topicPrefix()))
+                    .assignKey(apiKey, plan);
+            System.out.println("assigned " + apiKey + " to plan " + plan);
+            return 0;
+        }
+    }
+}

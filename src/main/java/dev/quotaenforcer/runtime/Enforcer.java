@@ -1,0 +1,147 @@
+package dev.quotaenforcer.runtime;
+
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.topology.DecisionStats;
+import dev.quotaenforcer.topology.QuotaTopology;
+import dev.quotaenforcer.topology.Topics;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running enforcer: the topology in a KafkaStreams instance, sized to the requests topic, with
+ * a log line when it is ready and one a minute with throughput and decision counts.
+ */
+public final class Enforcer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Enforcer.class);
+    private static final Duration REPORT_INTERVAL = Duration.ofMinutes(1);
+
+    private final KafkaStreams streams;
+    private final DecisionStats stats = new DecisionStats();
+    private final CountDownLatch running = new CountDownLatch(1);
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final ScheduledExecutorService reporter;
+    private Map<Reason, Long> lastReport = new EnumMap<>(Reason.class);
+
+    private Enforcer(EnforcerConfig config, String describe) {
+        this.streams = new KafkaStreams(new QuotaTopology(config, stats).build(), config.streamsProperties());
+        this.reporter = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "quota-enforcer-report");
+            thread.setDaemon(true);
+            return thread;
+        });
+        streams.setStateListener((now, before) -> {
+            LOG.debug("Kafka Streams {} -> {}", before, now);
+            if (now == KafkaStreams.State.RUNNING && running.getCount() > 0) {
+                running.countDown();
+                LOG.info("quota-enforcer ready: {}", describe);
+            }
+            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+                stopped.countDown();
+            }
+        });
+    }
+
+    /**
+     * Starts the enforcer against the cluster in {@code settings}, after reading the requests
+     * topic's partition count from it (the re-keying topic must match it).
+     *
+     * @throws IllegalStateException when the requests topic does not exist or cannot be described
+     */
+    public static Enforcer start(Map<String, Object> settings) {
+        EnforcerConfig sized = new EnforcerConfig(withRequestPartitions(settings));
+        Topics topics = Topics.withPrefix(sized.topicPrefix());
+        String describe = topics.requests().name() + " (" + sized.requestPartitions() + " partitions) on "
+                + settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) + " as application "
+                + sized.streamsProperties().get(StreamsConfig.APPLICATION_ID_CONFIG) + "; decisions on "
+                + topics.decisions().name();
+        Enforcer enforcer = new Enforcer(sized, describe);
+        enforcer.streams.start();
+        enforcer.reporter.scheduleAtFixedRate(enforcer::report, REPORT_INTERVAL.toMillis(), REPORT_INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
+        return enforcer;
+    }
+
+    private static Map<String, Object> withRequestPartitions(Map<String, Object> settings) {
+        EnforcerConfig config = new EnforcerConfig(settings);
+        String topic = Topics.withPrefix(config.topicPrefix()).requests().name();
+        try (Admin admin = Admin.create(ClientSettings.forAdmin(settings))) {
+            int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
+                    .get(topic).partitions().size();
+            Map<String, Object> sized = new java.util.HashMap<>(settings);
+            sized.put(EnforcerConfig.REQUEST_PARTITIONS_CONFIG, partitions);
+            return sized;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot describe topic " + topic + " (create it with `topics apply`): "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("timed out describing topic " + topic + " at "
+                    + settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing topic " + topic, e);
+        }
+    }
+
+    /** Waits until the enforcer first reaches RUNNING; false on timeout or if it failed first. */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        return running.await(timeout.toMillis(), TimeUnit.MILLISECONDS) && streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Blocks until the enforcer stops, by {@link #close} or by an unrecoverable error. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    public boolean failed() {
+        return streams.state() == KafkaStreams.State.ERROR;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public DecisionStats stats() {
+        return stats;
+    }
+
+    private void report() {
+        Map<Reason, Long> now = stats.decisions();
+        long total = 0;
+        StringJoiner byReason = new StringJoiner(", ");
+        for (Map.Entry<Reason, Long> entry : now.entrySet()) {
+            long delta = entry.getValue() - lastReport.getOrDefault(entry.getKey(), 0L);
+            total += delta;
+            if (delta > 0) {
+                byReason.add(entry.getKey() + " " + delta);
+            }
+        }
+        lastReport = now;
+        LOG.info("last minute: {} decisions ({}/s){}{}; {} dead letters in all", total,
+                String.format("%.1f", total / (double) REPORT_INTERVAL.toSeconds()),
+                total > 0 ? ": " : "", byReason, stats.deadLetters());
+    }
+
+    /** Stops processing and leaves the consumer group, so another instance takes over at once. */
+    @Override
+    public void close() {
+        reporter.shutdownNow();
+        streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        stopped.countDown();
+    }
+}
