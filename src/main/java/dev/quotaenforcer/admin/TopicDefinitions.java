@@ -102,6 +102,13 @@ public final class TopicDefinitions {
         return new TopicDefinitions(renamed, seedPlanFiles, seedApiKeys, directory);
     }
 
+    /** The same topics with {@code topic} given another partition count. */
+    public TopicDefinitions withPartitions(String topic, int partitions) {
+        List<TopicDefinition> resized = topics.stream().map(t -> t.name().equals(topic)
+                ? new TopicDefinition(t.name(), partitions, t.replicationFactor(), t.configs()) : t).toList();
+        return new TopicDefinitions(resized, seedPlanFiles, seedApiKeys, directory);
+    }
+
     /** The same topics with every replication factor set, e.g. 3 for a production cluster. */
     public TopicDefinitions withReplicationFactor(short replicationFactor) {
         List<TopicDefinition> replicated = topics.stream().map(t -> new TopicDefinition(t.name(), t.partitions(),

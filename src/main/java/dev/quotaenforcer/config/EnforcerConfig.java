@@ -37,9 +37,19 @@ public final class EnforcerConfig extends AbstractConfig {
     public static final String REQUEST_MAX_COST_CONFIG = "quota.request.max.cost";
     private static final String REQUEST_MAX_COST_DOC = "Largest cost a single request may carry; larger is invalid.";
 
+    public static final String REQUEST_MAX_AHEAD_MS_CONFIG = "quota.request.max.ahead.ms";
+    private static final String REQUEST_MAX_AHEAD_MS_DOC = "How far a request's own timestamp may lie ahead of its "
+            + "record's timestamp. Further ahead it is invalid: a key's time never runs backwards, so one event from "
+            + "the future would otherwise hold all later requests of its key to that future time.";
+
     public static final String EXPIRY_INTERVAL_MS_CONFIG = "quota.expiry.interval.ms";
     private static final String EXPIRY_INTERVAL_MS_DOC = "Stream-time interval at which keys whose every window has "
             + "expired are deleted from the state store.";
+
+    public static final String EXPIRY_GRACE_MS_CONFIG = "quota.expiry.grace.ms";
+    private static final String EXPIRY_GRACE_MS_DOC = "How long past a key's last window its state is kept, in event "
+            + "time: a request up to this late (behind the newest request of its task) is still decided against the "
+            + "state it would have found.";
 
     public static final String DEAD_LETTER_MAX_BYTES_CONFIG = "quota.dead.letter.max.bytes";
     private static final String DEAD_LETTER_MAX_BYTES_DOC = "Dead-letter records keep at most this many bytes of the "
@@ -58,8 +68,11 @@ public final class EnforcerConfig extends AbstractConfig {
                     Importance.LOW, REQUEST_MAX_BYTES_DOC)
             .define(REQUEST_MAX_COST_CONFIG, Type.LONG, 1_000_000L, Range.between(1, 1_000_000_000L),
                     Importance.LOW, REQUEST_MAX_COST_DOC)
+            .define(REQUEST_MAX_AHEAD_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW,
+                    REQUEST_MAX_AHEAD_MS_DOC)
             .define(EXPIRY_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
                     EXPIRY_INTERVAL_MS_DOC)
+            .define(EXPIRY_GRACE_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW, EXPIRY_GRACE_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
                     Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC);
 
@@ -111,8 +124,16 @@ public final class EnforcerConfig extends AbstractConfig {
         return getLong(REQUEST_MAX_COST_CONFIG);
     }
 
+    public long requestMaxAheadMs() {
+        return getLong(REQUEST_MAX_AHEAD_MS_CONFIG);
+    }
+
     public long expiryIntervalMs() {
         return getLong(EXPIRY_INTERVAL_MS_CONFIG);
+    }
+
+    public long expiryGraceMs() {
+        return getLong(EXPIRY_GRACE_MS_CONFIG);
     }
 
     public int deadLetterMaxBytes() {

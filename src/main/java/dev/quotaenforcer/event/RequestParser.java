@@ -19,10 +19,17 @@ public final class RequestParser {
     private final ObjectMapper mapper = new ObjectMapper();
     private final int maxBytes;
     private final long maxCost;
+    private final long maxAheadMs;
 
-    public RequestParser(int maxBytes, long maxCost) {
+    /**
+     * @param maxAheadMs how far an event's own timestamp may lie ahead of its record's timestamp; a
+     *                   key's time never runs backwards, so one event from the future would hold
+     *                   every later request of its key to that future time
+     */
+    public RequestParser(int maxBytes, long maxCost, long maxAheadMs) {
         this.maxBytes = maxBytes;
         this.maxCost = maxCost;
+        this.maxAheadMs = maxAheadMs;
     }
 
     /** The outcome of reading one record: exactly one of {@code request} and {@code invalid} is set. */
@@ -85,6 +92,10 @@ public final class RequestParser {
                 return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString())
                         + " must be an ISO-8601 string or epoch milliseconds", requestId, apiKey);
             }
+        }
+        if (time - recordTimestamp > maxAheadMs) {
+            return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString()) + " is " + (time - recordTimestamp)
+                    + " ms ahead of the record's timestamp; at most " + maxAheadMs + " ms is accepted", requestId, apiKey);
         }
         return new Parsed(new RequestEvent(requestId, apiKey, costValue, time), null);
     }

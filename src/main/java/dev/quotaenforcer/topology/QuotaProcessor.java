@@ -34,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * Decides each request against its key's plan, keeping one compact state value per API key in a
  * RocksDB store backed by a changelog topic. Keys whose every window has passed are deleted by a
  * stream-time punctuator, so the store holds active keys only and a replay expires them exactly
- * as the live run did.
+ * as the live run did. "Passed" is judged by event time, the time decisions are made in: a key goes
+ * once the newest event this task decided is a grace period beyond the key's last window, so an
+ * event of another key up to that much late still finds the state it would have found.
  */
 final class QuotaProcessor implements Processor<String, RequestEvent, String, Decided> {
 
@@ -45,23 +47,28 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
 
     private final String defaultPlan;
     private final long expiryIntervalMs;
+    private final long expiryGraceMs;
     private final PlanCache plans = new PlanCache();
+    /** Newest event time decided by this task since it started; expiry never runs ahead of it. */
+    private long newestEventTime = Long.MIN_VALUE;
     private ProcessorContext<String, Decided> context;
     private KeyValueStore<String, byte[]> states;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(String defaultPlan, long expiryIntervalMs) {
+    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long expiryGraceMs) {
         this.defaultPlan = defaultPlan;
         this.expiryIntervalMs = expiryIntervalMs;
+        this.expiryGraceMs = expiryGraceMs;
     }
 
     /** Supplies the processor together with the store it owns. */
-    static ProcessorSupplier<String, RequestEvent, String, Decided> supplier(String defaultPlan, long expiryIntervalMs) {
+    static ProcessorSupplier<String, RequestEvent, String, Decided> supplier(String defaultPlan, long expiryIntervalMs,
+                                                                           long expiryGraceMs) {
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, RequestEvent, String, Decided> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs);
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs, expiryGraceMs);
             }
 
             @Override
@@ -85,9 +92,9 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     @Override
     public void process(Record<String, RequestEvent> record) {
         RequestEvent request = record.value();
-        Decided decided = decide(request);
-        long decidedAt = decided.decision().eventTime().toEpochMilli();
-        context.forward(record.withValue(decided).withTimestamp(decidedAt));
+        // The output keeps the request record's timestamp, which the broker already accepted: the event
+        // time in the JSON is the gateway's and may lie outside what the broker admits.
+        context.forward(record.withValue(decide(request)));
     }
 
     private Decided decide(RequestEvent request) {
@@ -110,6 +117,7 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
             return rejected(request, planId, Reason.UNKNOWN_PLAN);
         }
         Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), request.timestamp(), request.cost());
+        newestEventTime = Math.max(newestEventTime, evaluation.decidedAt());
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
         return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation));
     }
@@ -133,11 +141,15 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     }
 
     private void expireIdleKeys(long streamTime) {
+        if (newestEventTime == Long.MIN_VALUE) {
+            return;
+        }
+        long idleBefore = newestEventTime - expiryGraceMs;
         List<String> idle = new ArrayList<>();
         try (KeyValueIterator<String, byte[]> all = states.all()) {
             while (all.hasNext()) {
                 KeyValue<String, byte[]> entry = all.next();
-                if (isIdle(entry.value, streamTime)) {
+                if (isIdle(entry.value, idleBefore)) {
                     idle.add(entry.key);
                 }
             }
@@ -145,9 +157,9 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
         idle.forEach(states::delete);
     }
 
-    private static boolean isIdle(byte[] state, long streamTime) {
+    private static boolean isIdle(byte[] state, long idleBefore) {
         try {
-            return KeyStateCodec.idleFrom(state) <= streamTime;
+            return KeyStateCodec.idleFrom(state) <= idleBefore;
         } catch (IllegalArgumentException e) {
             return true;
         }

@@ -86,7 +86,7 @@ public final class QuotaTopology {
     }
 
     private void buildDecisions(StreamsBuilder builder) {
-        RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost());
+        RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
         Map<String, KStream<String, Intake>> routes = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
@@ -105,7 +105,7 @@ public final class QuotaTopology {
                         .withValueSerde(Topics.REKEYED.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()));
         KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
-                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs()), Named.as("quota-decider"));
+                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
         decided.peek((key, value) -> stats.decided(value.decision().reason()), Named.as("count-decision"))
                 .mapValues(Decided::decision, Named.as("decision"))
                 .to(topics.decisions().name(), topics.decisions().produced());

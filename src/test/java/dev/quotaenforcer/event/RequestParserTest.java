@@ -19,7 +19,9 @@ class RequestParserTest {
     private static final long MAX_COST = 1_000;
     private static final long RECORD_TIME = Instant.parse("2026-11-30T12:00:00Z").toEpochMilli();
 
-    private final RequestParser parser = new RequestParser(MAX_BYTES, MAX_COST);
+    private static final long MAX_AHEAD = 3_600_000;
+
+    private final RequestParser parser = new RequestParser(MAX_BYTES, MAX_COST, MAX_AHEAD);
 
     @Test
     void parsesFullEvent() {
@@ -92,7 +94,7 @@ class RequestParserTest {
         String id = "r".repeat(RequestParser.MAX_ID_LENGTH);
         String key = "k".repeat(RequestParser.MAX_ID_LENGTH);
 
-        RequestEvent event = new RequestParser(4_096, MAX_COST)
+        RequestEvent event = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
                 .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).request();
 
         assertNotNull(event);
@@ -134,7 +136,7 @@ class RequestParserTest {
     void rejectsRequestIdLongerThan256Characters() {
         String id = "r".repeat(RequestParser.MAX_ID_LENGTH + 1);
 
-        InvalidRequest invalid = new RequestParser(4_096, MAX_COST)
+        InvalidRequest invalid = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
                 .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"k\"}"), RECORD_TIME).invalid();
 
         assertEquals("INVALID_FIELD", invalid.error());
@@ -149,7 +151,7 @@ class RequestParserTest {
     void rejectsApiKeyLongerThan256Characters() {
         String key = "k".repeat(RequestParser.MAX_ID_LENGTH + 1);
 
-        InvalidRequest invalid = new RequestParser(4_096, MAX_COST)
+        InvalidRequest invalid = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
                 .parse(bytes("{\"requestId\": \"r\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).invalid();
 
         assertEquals("INVALID_FIELD", invalid.error());
@@ -244,5 +246,24 @@ class RequestParserTest {
 
     private static byte[] bytes(String json) {
         return json.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void acceptsTimestampUpToTheAllowedLeadOverTheRecord() {
+        String json = "{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": " + (RECORD_TIME + MAX_AHEAD) + "}";
+
+        assertEquals(RECORD_TIME + MAX_AHEAD, accepted(json).timestamp());
+    }
+
+    @Test
+    void rejectsTimestampFurtherAheadOfTheRecordAsAnswerable() {
+        String json = "{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T13:00:00.001Z\"}";
+
+        InvalidRequest invalid = parser.parse(bytes(json), RECORD_TIME).invalid();
+
+        assertEquals("INVALID_FIELD", invalid.error());
+        assertEquals("timestamp: \"2026-11-30T13:00:00.001Z\" is 3600001 ms ahead of the record's timestamp; "
+                + "at most 3600000 ms is accepted", invalid.reason());
+        assertTrue(invalid.answerable());
     }
 }

@@ -78,7 +78,7 @@ class QuotaTopologyTest {
     }
 
     @Test
-    void decisionIsKeyedByApiKeyAndStampedWithItsEventTime() {
+    void decisionIsKeyedByApiKeyAndKeepsTheRequestRecordTimestamp() {
         enforcer.send("k-1", "r-1", at(0, 5));
 
         var record = enforcer.decisionRecords().get(0);

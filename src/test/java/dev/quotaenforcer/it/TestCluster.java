@@ -1,0 +1,212 @@
+package dev.quotaenforcer.it;
+
+import dev.quotaenforcer.admin.CatalogClient;
+import dev.quotaenforcer.admin.TopicApplier;
+import dev.quotaenforcer.admin.TopicDefinitions;
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.QuotaExceeded;
+import dev.quotaenforcer.plan.InvalidPlanException;
+import dev.quotaenforcer.runtime.Enforcer;
+import dev.quotaenforcer.topology.Topic;
+import dev.quotaenforcer.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One test's view of the shared broker: its own topic prefix and application ids, so tests never
+ * see each other's records or state, with helpers to publish plans and requests and to read the
+ * committed output with plain Kafka clients.
+ */
+public final class TestCluster {
+
+    private static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
+
+    private final String bootstrapServers;
+    private final String prefix;
+    private final Topics topics;
+
+    TestCluster(String bootstrapServers, ExtensionContext context) {
+        this.bootstrapServers = bootstrapServers;
+        String test = context.getTestMethod().map(m -> m.getName()).orElse("test");
+        this.prefix = "it-" + test.replaceAll("[^A-Za-z0-9]", "") + "-" + UUID.randomUUID().toString().substring(0, 8);
+        this.topics = Topics.withPrefix(prefix);
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Topics topics() {
+        return topics;
+    }
+
+    /** Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests. */
+    public void createTopics(int requestPartitions) throws InterruptedException {
+        TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
+                .withPartitions(topics.requests().name(), requestPartitions);
+        try (Admin admin = Admin.create(clientSettings())) {
+            TopicApplier.apply(admin, definitions);
+        }
+    }
+
+    /** Settings for an enforcer instance of this test: its application id, topics and state directory. */
+    public Map<String, Object> enforcerSettings(String instance, Path stateDir) {
+        Map<String, Object> settings = new HashMap<>();
+        settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, prefix + "-app");
+        settings.put(StreamsConfig.CLIENT_ID_CONFIG, prefix + "-" + instance);
+        settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
+        settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, prefix);
+        return settings;
+    }
+
+    /** Starts an enforcer instance and waits until it is running. */
+    public Enforcer startEnforcer(String instance, Path stateDir) throws InterruptedException {
+        Enforcer enforcer = Enforcer.start(enforcerSettings(instance, stateDir));
+        if (!enforcer.awaitReady(DEFAULT_WAIT)) {
+            enforcer.close();
+            throw new AssertionError("enforcer " + instance + " did not become ready within " + DEFAULT_WAIT);
+        }
+        return enforcer;
+    }
+
+    public void putPlan(String json) throws InterruptedException {
+        try {
+            catalog().putPlan(json.getBytes(StandardCharsets.UTF_8));
+        } catch (InvalidPlanException e) {
+            throw new AssertionError("test plan is invalid: " + e.getMessage(), e);
+        }
+    }
+
+    public void assign(String apiKey, String plan) throws InterruptedException {
+        catalog().assignKey(apiKey, plan);
+    }
+
+    private CatalogClient catalog() {
+        return new CatalogClient(clientSettings(), topics);
+    }
+
+    /** A request event keyed by its API key, produced the way a Java gateway would. */
+    public static ProducerRecord<byte[], byte[]> request(Topics topics, String apiKey, String requestId, long cost,
+                                                         String timestamp) {
+        String json = "{\"requestId\": \"" + requestId + "\", \"apiKey\": \"" + apiKey + "\", \"cost\": " + cost
+                + (timestamp == null ? "" : ", \"timestamp\": \"" + timestamp + "\"") + "}";
+        return new ProducerRecord<>(topics.requests().name(), bytes(apiKey), bytes(json));
+    }
+
+    /** Sends records to their topics and waits until every one is acknowledged. */
+    public void send(List<ProducerRecord<byte[], byte[]>> records) {
+        Map<String, Object> settings = new HashMap<>(clientSettings());
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
+        try (KafkaProducer<byte[], byte[]> producer =
+                     new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
+            List<Future<?>> acks = new ArrayList<>();
+            records.forEach(record -> acks.add(producer.send(record)));
+            for (Future<?> ack : acks) {
+                ack.get();
+            }
+        } catch (ExecutionException e) {
+            throw new AssertionError("send failed: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Reads committed decisions from the start until {@code done} holds for what was read, or fails on timeout. */
+    public List<Decision> awaitDecisions(Predicate<List<Decision>> done) {
+        return awaitValues(topics.decisions(), done);
+    }
+
+    public List<Decision> awaitDecisions(int count) {
+        return awaitDecisions(read -> read.size() >= count);
+    }
+
+    public List<QuotaExceeded> awaitExceeded(int count) {
+        return awaitValues(topics.exceeded(), read -> read.size() >= count);
+    }
+
+    /** Everything committed on the topic now, read to its end. */
+    public <K, V> List<ConsumerRecord<K, V>> readAll(Topic<K, V> topic) {
+        return read(topic, records -> false, Duration.ofSeconds(3));
+    }
+
+    public <K, V> List<ConsumerRecord<K, V>> awaitRecords(Topic<K, V> topic, int count) {
+        List<ConsumerRecord<K, V>> records = read(topic, read -> read.size() >= count, DEFAULT_WAIT);
+        if (records.size() < count) {
+            throw new AssertionError("expected " + count + " records on " + topic.name() + " within " + DEFAULT_WAIT
+                    + ", got " + records.size());
+        }
+        return records;
+    }
+
+    private <V> List<V> awaitValues(Topic<String, V> topic, Predicate<List<V>> done) {
+        List<V> values = new ArrayList<>();
+        read(topic, records -> {
+            values.clear();
+            records.forEach(r -> values.add(r.value()));
+            return done.test(values);
+        }, DEFAULT_WAIT);
+        if (!done.test(values)) {
+            throw new AssertionError("condition not met on " + topic.name() + " within " + DEFAULT_WAIT + "; read "
+                    + values.size() + ": " + values);
+        }
+        return values;
+    }
+
+    /** Reads committed records from the beginning until {@code done} holds or {@code wait} passes. */
+    private <K, V> List<ConsumerRecord<K, V>> read(Topic<K, V> topic, Predicate<List<ConsumerRecord<K, V>>> done,
+                                                   Duration wait) {
+        Map<String, Object> settings = new HashMap<>(clientSettings());
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(settings, topic.keySerde().deserializer(),
+                topic.valueSerde().deserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), wait).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long deadline = System.nanoTime() + wait.toNanos();
+            while (System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                if (done.test(records)) {
+                    break;
+                }
+            }
+        }
+        return records;
+    }
+
+    private Map<String, Object> clientSettings() {
+        return Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
