@@ -6,9 +6,14 @@ import picocli.CommandLine.Option;
 /** Where the embedded broker keeps its data and listens, when no cluster is given. */
 final class EmbeddedBrokerOptions {
 
-    @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = "data",
+    /** The data directory given, or {@code fallback}. */
+    Path dataDirOr(Path fallback) {
+        return dataDir == null ? fallback : dataDir;
+    }
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
             description = "Directory for the embedded broker's data (DIR/kafka) and the enforcer's state stores "
-                    + "(DIR/state) when no cluster is given. Default: ${DEFAULT-VALUE}.")
+                    + "(DIR/state) when no cluster is given. Default: `data` for run, a temporary directory for demo.")
     Path dataDir;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092",

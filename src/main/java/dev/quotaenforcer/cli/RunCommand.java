@@ -39,7 +39,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         TopicDefinitions definitions = topicsDir == null ? TopicDefinitions.bundled() : TopicDefinitions.load(topicsDir);
         CountDownLatch shutdown = new CountDownLatch(1);
-        Stack stack = Stack.start(cluster.settings(), embedded, definitions, applyTopics);
+        Stack stack = Stack.start(cluster.settings(), embedded, embedded.dataDirOr(Path.of("data")), definitions, applyTopics);
         Thread hook = new Thread(() -> {
             LOG.info("Stopping");
             stack.close();

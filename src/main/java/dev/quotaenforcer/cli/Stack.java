@@ -33,9 +33,11 @@ final class Stack implements AutoCloseable {
     }
 
     /**
+     * @param dataDir     where the embedded broker and the state stores live when no cluster is named
      * @param applyTopics whether to create missing topics on a named cluster (always done on the embedded one)
      */
-    static Stack start(Settings given, EmbeddedBrokerOptions embedded, TopicDefinitions definitions, boolean applyTopics)
+    static Stack start(Settings given, EmbeddedBrokerOptions embedded, Path dataDir, TopicDefinitions definitions,
+                       boolean applyTopics)
             throws InterruptedException {
         boolean embeddedBroker = !given.has(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG);
         // Every other setting is checked before a broker is started for nothing.
@@ -44,14 +46,14 @@ final class Stack implements AutoCloseable {
         Settings settings = given;
         EmbeddedKafka broker = null;
         if (embeddedBroker) {
-            Path kafkaDir = embedded.dataDir.resolve("kafka");
+            Path kafkaDir = dataDir.resolve("kafka");
             LOG.info("No cluster given: starting an embedded Kafka broker (data in {})", kafkaDir.toAbsolutePath());
             broker = EmbeddedKafka.start(kafkaDir, embedded.port, embedded.controllerPort);
             LOG.info("Embedded Kafka broker ready at {}", broker.bootstrapServers());
             settings = settings.with(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), "embedded broker");
             if (!settings.has(StreamsConfig.STATE_DIR_CONFIG)) {
                 settings = settings.with(StreamsConfig.STATE_DIR_CONFIG,
-                        embedded.dataDir.resolve("state").toAbsolutePath().toString(), "embedded broker");
+                        dataDir.resolve("state").toAbsolutePath().toString(), "embedded broker");
             }
             applyTopics = true;
         }
