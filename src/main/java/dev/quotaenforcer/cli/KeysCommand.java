@@ -8,7 +8,9 @@ import dev.quotaenforcer.topology.Topics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** API-key administration. */
 @Command(name = "keys", mixinStandardHelpOptions = true, description = "Assigns API keys to plans.",
@@ -24,6 +26,9 @@ final class KeysCommand {
         @Mixin
         ClusterOptions cluster;
 
+        @Spec
+        CommandSpec spec;
+
         @Parameters(index = "0", paramLabel = "KEY", description = "The API key.")
         String apiKey;
 
@@ -36,7 +41,7 @@ final class KeysCommand {
             EnforcerConfig config = settings.validate();
             new CatalogClient(ClientSettings.forProducer(settings.values()), Topics.withPrefix(config.topicPrefix()))
                     .assignKey(apiKey, plan);
-            System.out.println("assigned " + apiKey + " to plan " + plan);
+            spec.commandLine().getOut().println("assigned " + apiKey + " to plan " + plan);
             return 0;
         }
     }

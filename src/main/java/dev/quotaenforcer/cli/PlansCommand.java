@@ -16,7 +16,9 @@ import java.util.StringJoiner;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /** Plan administration: publish a plan, list the plans in force. */
 @Command(name = "plans", mixinStandardHelpOptions = true, description = "Publishes and lists plans.",
@@ -32,6 +34,9 @@ final class PlansCommand {
         @Mixin
         ClusterOptions cluster;
 
+        @Spec
+        CommandSpec spec;
+
         @Parameters(paramLabel = "FILE", description = "The plan, as JSON.")
         Path file;
 
@@ -43,10 +48,10 @@ final class PlansCommand {
                     Topics.withPrefix(config.topicPrefix()));
             try {
                 Plan plan = catalog.putPlan(Files.readAllBytes(file));
-                System.out.println("published plan " + plan.id() + ": " + describe(plan));
+                spec.commandLine().getOut().println("published plan " + plan.id() + ": " + describe(plan));
                 return 0;
             } catch (InvalidPlanException e) {
-                System.err.println(file + ": " + e.getMessage());
+                spec.commandLine().getErr().println(file + ": " + e.getMessage());
                 return 2;
             }
         }
@@ -60,6 +65,9 @@ final class PlansCommand {
         @Mixin
         ClusterOptions cluster;
 
+        @Spec
+        CommandSpec spec;
+
         @Override
         public Integer call() {
             Settings settings = cluster.settingsWithDefaultCluster();
@@ -67,9 +75,9 @@ final class PlansCommand {
             CatalogClient catalog = new CatalogClient(ClientSettings.forConsumer(settings.values()),
                     Topics.withPrefix(config.topicPrefix()));
             Map<String, Plan> plans = catalog.listPlans();
-            plans.values().forEach(plan -> System.out.println(plan.id() + "\t" + describe(plan)));
+            plans.values().forEach(plan -> spec.commandLine().getOut().println(plan.id() + "\t" + describe(plan)));
             if (plans.isEmpty()) {
-                System.out.println("no plans in " + Topics.withPrefix(config.topicPrefix()).planCatalog().name());
+                spec.commandLine().getOut().println("no plans in " + Topics.withPrefix(config.topicPrefix()).planCatalog().name());
             }
             return 0;
         }

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** Topic administration. */
 @Command(name = "topics", mixinStandardHelpOptions = true, description = "Manages the topics the enforcer owns.",
@@ -24,6 +26,9 @@ final class TopicsCommand {
 
         @Mixin
         ClusterOptions cluster;
+
+        @Spec
+        CommandSpec spec;
 
         @Option(names = "--topics-dir", paramLabel = "DIR",
                 description = "Topic definitions to use instead of those in the jar (a topics/ directory).")
@@ -42,9 +47,9 @@ final class TopicsCommand {
             Settings settings = cluster.settingsWithDefaultCluster();
             settings.validate();
             TopicApplier.Report report = TopicSetup.applyAndSeed(settings.values(), definitions);
-            report.created().forEach(topic -> System.out.println("created    " + topic));
-            report.unchanged().forEach(topic -> System.out.println("as defined " + topic));
-            report.differences().forEach(difference -> System.out.println("DIFFERS    " + difference));
+            report.created().forEach(topic -> spec.commandLine().getOut().println("created    " + topic));
+            report.unchanged().forEach(topic -> spec.commandLine().getOut().println("as defined " + topic));
+            report.differences().forEach(difference -> spec.commandLine().getOut().println("DIFFERS    " + difference));
             return report.differences().isEmpty() ? 0 : 3;
         }
     }

@@ -61,6 +61,11 @@ public final class TestCluster {
         return topics;
     }
 
+    /** This test's topic prefix (quota.topic.prefix). */
+    public String prefix() {
+        return prefix;
+    }
+
     /** Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests. */
     public void createTopics(int requestPartitions) throws InterruptedException {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
