@@ -1,6 +1,7 @@
 package dev.quotaenforcer;
 
 import dev.quotaenforcer.cli.QuotaEnforcerCommand;
+import java.io.UncheckedIOException;
 import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine;
 
@@ -18,7 +19,7 @@ public final class Main {
                 .setExecutionExceptionHandler((e, command, parsed) -> {
                     // Problems a user can fix get their message, not a stack trace.
                     if (e instanceof KafkaException || e instanceof IllegalStateException
-                            || e instanceof IllegalArgumentException || e instanceof java.io.UncheckedIOException) {
+                            || e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
                         command.getErr().println("quota-enforcer: " + e.getMessage());
                         return USAGE_ERROR;
                     }

@@ -11,6 +11,8 @@ import dev.quotaenforcer.runtime.ClientSettings;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.concurrent.Callable;
@@ -88,10 +90,10 @@ final class PlansCommand {
         for (PlanPolicy policy : plan.policies()) {
             LimitPolicy limit = policy.limit();
             String parameters = limit.algorithm().windowed()
-                    ? limit.limit() + " per " + java.time.Duration.ofMillis(limit.windowMs())
+                    ? limit.limit() + " per " + Duration.ofMillis(limit.windowMs())
                     : "capacity " + limit.limit() + ", " + limit.refill().tokens() + " per "
-                            + java.time.Duration.ofMillis(limit.refill().periodMs());
-            policies.add(policy.kind().name().toLowerCase(java.util.Locale.ROOT) + " " + limit.name() + " ("
+                            + Duration.ofMillis(limit.refill().periodMs());
+            policies.add(policy.kind().name().toLowerCase(Locale.ROOT) + " " + limit.name() + " ("
                     + limit.algorithm().id() + ", " + parameters + ")");
         }
         return policies.toString();

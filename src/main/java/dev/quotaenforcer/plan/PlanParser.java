@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.limit.RefillRate;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -101,7 +102,7 @@ public final class PlanParser {
             return mapper.readTree(json);
         } catch (JacksonException e) {
             throw new InvalidPlanException("", "not valid JSON: " + e.getOriginalMessage());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new InvalidPlanException("", "unreadable: " + e.getMessage());
         }
     }

@@ -7,6 +7,7 @@ import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topics;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -15,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -83,13 +85,13 @@ public final class Enforcer implements AutoCloseable {
         try (Admin admin = Admin.create(ClientSettings.forAdmin(settings))) {
             int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
                     .get(topic).partitions().size();
-            Map<String, Object> sized = new java.util.HashMap<>(settings);
+            Map<String, Object> sized = new HashMap<>(settings);
             sized.put(EnforcerConfig.REQUEST_PARTITIONS_CONFIG, partitions);
             return sized;
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot describe topic " + topic + " (create it with `topics apply`): "
                     + e.getCause().getMessage(), e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw new IllegalStateException("timed out describing topic " + topic + " at "
                     + settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), e);
         } catch (InterruptedException e) {
