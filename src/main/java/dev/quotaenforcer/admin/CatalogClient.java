@@ -33,13 +33,13 @@ public final class CatalogClient {
 
     private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
-    private final Map<String, Object> clientSettings;
+    private final Map<String, Object> settings;
     private final Topics topics;
     private final PlanParser parser = new PlanParser();
 
-    /** @param clientSettings bootstrap servers and any security settings of the cluster */
-    public CatalogClient(Map<String, Object> clientSettings, Topics topics) {
-        this.clientSettings = Map.copyOf(clientSettings);
+    /** @param settings the enforcer's settings; each client takes the part it understands */
+    public CatalogClient(Map<String, Object> settings, Topics topics) {
+        this.settings = Map.copyOf(settings);
         this.topics = topics;
     }
 
@@ -63,12 +63,12 @@ public final class CatalogClient {
 
     /** The validated plans in force, as the enforcer's catalog holds them, by id. */
     public Map<String, Plan> listPlans() {
-        Map<String, Object> settings = new HashMap<>(clientSettings);
-        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<String, Object> consumerSettings = new HashMap<>(ClientSettings.forConsumer(settings));
+        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<String, byte[]> latest = new LinkedHashMap<>();
         try (KafkaConsumer<String, byte[]> consumer =
-                     new KafkaConsumer<>(settings, new StringDeserializer(), new ByteArrayDeserializer())) {
+                     new KafkaConsumer<>(consumerSettings, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.partitionsFor(topics.planCatalog().name(), READ_TIMEOUT)
                     .forEach(p -> partitions.add(new TopicPartition(p.topic(), p.partition())));
@@ -102,10 +102,10 @@ public final class CatalogClient {
     }
 
     private void send(String topic, String key, byte[] value) throws InterruptedException {
-        Map<String, Object> settings = new HashMap<>(clientSettings);
-        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        Map<String, Object> producerSettings = new HashMap<>(ClientSettings.forProducer(settings));
+        producerSettings.put(ProducerConfig.ACKS_CONFIG, "all");
         try (KafkaProducer<String, byte[]> producer =
-                     new KafkaProducer<>(settings, new StringSerializer(), new ByteArraySerializer())) {
+                     new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(topic, key, value)).get();
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot write to " + topic + ": " + e.getCause().getMessage(), e.getCause());

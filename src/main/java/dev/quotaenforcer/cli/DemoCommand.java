@@ -5,7 +5,7 @@ import dev.quotaenforcer.admin.TopicDefinitions;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.demo.GatewaySimulator;
 import dev.quotaenforcer.demo.LiveTable;
-import dev.quotaenforcer.runtime.ClientSettings;
+import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.topology.Topics;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ final class DemoCommand implements Callable<Integer> {
         Runtime.getRuntime().addShutdownHook(new Thread(stop::countDown, "quota-enforcer-demo-stop"));
         try (Stack stack = Stack.start(cluster.settings(), embedded, dataDir, TopicDefinitions.bundled(), true)) {
             Topics topics = Topics.withPrefix(new EnforcerConfig(stack.settings()).topicPrefix());
-            CatalogClient catalog = new CatalogClient(ClientSettings.forProducer(stack.settings()), topics);
+            CatalogClient catalog = new CatalogClient(stack.settings(), topics);
             for (GatewaySimulator.Client client : GatewaySimulator.CLIENTS) {
                 catalog.assignKey(client.apiKey(), client.plan());
                 System.out.printf("%-15s on %-5s: %s%n", client.apiKey(), client.plan(), client.behaviour());

@@ -3,7 +3,6 @@ package dev.quotaenforcer.cli;
 import dev.quotaenforcer.admin.CatalogClient;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.config.Settings;
-import dev.quotaenforcer.runtime.ClientSettings;
 import dev.quotaenforcer.topology.Topics;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,7 +38,7 @@ final class KeysCommand {
         public Integer call() throws Exception {
             Settings settings = cluster.settingsWithDefaultCluster();
             EnforcerConfig config = settings.validate();
-            new CatalogClient(ClientSettings.forProducer(settings.values()), Topics.withPrefix(config.topicPrefix()))
+            new CatalogClient(settings.values(), Topics.withPrefix(config.topicPrefix()))
                     .assignKey(apiKey, plan);
             spec.commandLine().getOut().println("assigned " + apiKey + " to plan " + plan);
             return 0;

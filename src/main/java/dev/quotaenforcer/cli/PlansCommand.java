@@ -7,7 +7,6 @@ import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanPolicy;
-import dev.quotaenforcer.runtime.ClientSettings;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,7 +45,7 @@ final class PlansCommand {
         public Integer call() throws Exception {
             Settings settings = cluster.settingsWithDefaultCluster();
             EnforcerConfig config = settings.validate();
-            CatalogClient catalog = new CatalogClient(ClientSettings.forProducer(settings.values()),
+            CatalogClient catalog = new CatalogClient(settings.values(),
                     Topics.withPrefix(config.topicPrefix()));
             try {
                 Plan plan = catalog.putPlan(Files.readAllBytes(file));
@@ -74,7 +73,7 @@ final class PlansCommand {
         public Integer call() {
             Settings settings = cluster.settingsWithDefaultCluster();
             EnforcerConfig config = settings.validate();
-            CatalogClient catalog = new CatalogClient(ClientSettings.forConsumer(settings.values()),
+            CatalogClient catalog = new CatalogClient(settings.values(),
                     Topics.withPrefix(config.topicPrefix()));
             Map<String, Plan> plans = catalog.listPlans();
             plans.values().forEach(plan -> spec.commandLine().getOut().println(plan.id() + "\t" + describe(plan)));

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.runtime;
 
+import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.topology.DecisionStats;

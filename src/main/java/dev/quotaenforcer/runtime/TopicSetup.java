@@ -1,6 +1,7 @@
 package dev.quotaenforcer.runtime;
 
 import dev.quotaenforcer.admin.CatalogClient;
+import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.admin.TopicApplier;
 import dev.quotaenforcer.admin.TopicDefinitions;
 import dev.quotaenforcer.config.EnforcerConfig;
@@ -42,7 +43,7 @@ public final class TopicSetup {
 
     private static void seed(Map<String, Object> settings, TopicDefinitions definitions, Topics topics)
             throws InterruptedException {
-        CatalogClient catalog = new CatalogClient(ClientSettings.forProducer(settings), topics);
+        CatalogClient catalog = new CatalogClient(settings, topics);
         for (Map.Entry<String, byte[]> plan : definitions.seedPlans().entrySet()) {
             try {
                 LOG.info("Loaded sample plan {} from {}", catalog.putPlan(plan.getValue()).id(), plan.getKey());

@@ -1,4 +1,4 @@
-package dev.quotaenforcer.runtime;
+package dev.quotaenforcer.admin;
 
 import java.util.HashMap;
 import java.util.Map;
