@@ -15,6 +15,8 @@ public final class RequestParser {
 
     /** Longest request id or API key accepted. */
     public static final int MAX_ID_LENGTH = 256;
+    /** Latest event time accepted, 9999-12-31T23:59:59.999Z; with times from 1970 on, time arithmetic never overflows. */
+    static final long MAX_TIMESTAMP = 253_402_300_799_999L;
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final int maxBytes;
@@ -92,6 +94,10 @@ public final class RequestParser {
                 return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString())
                         + " must be an ISO-8601 string or epoch milliseconds", requestId, apiKey);
             }
+        }
+        if (time < 0 || time > MAX_TIMESTAMP) {
+            return invalid("INVALID_FIELD", "timestamp: " + abbreviate(String.valueOf(timestamp == null ? time : timestamp))
+                    + " is outside 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z", requestId, apiKey);
         }
         if (time - recordTimestamp > maxAheadMs) {
             return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString()) + " is " + (time - recordTimestamp)

@@ -2,16 +2,19 @@ package dev.quotaenforcer.topology;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * Writes a rejected record to the dead-letter topic: the original key and value (the value cut to
- * a configured size, so an oversize record cannot be refused by the broker a second time), and
- * headers naming the error, the reason and where the record came from.
+ * Writes a rejected record to the dead-letter topic: the original key, value and headers, and
+ * headers naming the error, the reason and where the record came from. Each of key, value and the
+ * original headers is cut to a configured size (headers {@code dlq.*.truncated} say so), so an
+ * oversize record cannot be refused by the broker a second time, which would stop the stream.
  */
 final class DeadLetterWriter<K> implements Processor<K, Rejection, byte[], byte[]> {
 
@@ -21,12 +24,14 @@ final class DeadLetterWriter<K> implements Processor<K, Rejection, byte[], byte[
     static final String SOURCE_PARTITION = "dlq.source.partition";
     static final String SOURCE_OFFSET = "dlq.source.offset";
     static final String TRUNCATED = "dlq.truncated";
+    static final String KEY_TRUNCATED = "dlq.key.truncated";
+    static final String HEADERS_DROPPED = "dlq.headers.dropped";
 
-    private final int maxValueBytes;
+    private final int maxBytes;
     private ProcessorContext<byte[], byte[]> context;
 
-    DeadLetterWriter(int maxValueBytes) {
-        this.maxValueBytes = maxValueBytes;
+    DeadLetterWriter(int maxBytes) {
+        this.maxBytes = maxBytes;
     }
 
     @Override
@@ -37,16 +42,30 @@ final class DeadLetterWriter<K> implements Processor<K, Rejection, byte[], byte[
     @Override
     public void process(Record<K, Rejection> record) {
         Rejection rejection = record.value();
-        Headers headers = record.headers();
+        Headers headers = new RecordHeaders();
+        int originalHeaderBytes = 0;
+        for (Header header : rejection.headers()) {
+            originalHeaderBytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
+        }
+        if (originalHeaderBytes <= maxBytes) {
+            rejection.headers().forEach(headers::add);
+        } else {
+            add(headers, HEADERS_DROPPED, originalHeaderBytes + " bytes of headers dropped; at most " + maxBytes + " kept");
+        }
         add(headers, ERROR, rejection.error());
         add(headers, REASON, rejection.reason());
         context.recordMetadata().ifPresent(source -> addSource(headers, source));
-        byte[] value = rejection.value();
-        if (value != null && value.length > maxValueBytes) {
-            add(headers, TRUNCATED, value.length + " bytes cut to " + maxValueBytes);
-            value = Arrays.copyOf(value, maxValueBytes);
+        byte[] key = cut(rejection.key(), headers, KEY_TRUNCATED);
+        byte[] value = cut(rejection.value(), headers, TRUNCATED);
+        context.forward(new Record<>(key, value, record.timestamp(), headers));
+    }
+
+    private byte[] cut(byte[] bytes, Headers headers, String note) {
+        if (bytes == null || bytes.length <= maxBytes) {
+            return bytes;
         }
-        context.forward(new Record<>(rejection.key(), value, record.timestamp(), headers));
+        add(headers, note, bytes.length + " bytes cut to " + maxBytes);
+        return Arrays.copyOf(bytes, maxBytes);
     }
 
     private static void addSource(Headers headers, RecordMetadata source) {

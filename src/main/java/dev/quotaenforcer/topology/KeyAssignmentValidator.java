@@ -4,6 +4,7 @@ import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.PlanParser;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -31,12 +32,12 @@ final class KeyAssignmentValidator implements Processor<String, byte[], String, 
             return;
         }
         if (record.value() == null) {
-            context.forward(record.withValue(new CatalogUpdate<>(null, null)));
+            context.forward(record.withValue(new CatalogUpdate<String>(null, null)).withHeaders(new RecordHeaders()));
             return;
         }
         try {
             String plan = parser.parseAssignment(record.value());
-            context.forward(record.withValue(new CatalogUpdate<>(plan, null)));
+            context.forward(record.withValue(new CatalogUpdate<>(plan, null)).withHeaders(new RecordHeaders()));
         } catch (InvalidPlanException e) {
             reject(record, "assignment of \"" + apiKey + "\": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -46,7 +47,7 @@ final class KeyAssignmentValidator implements Processor<String, byte[], String, 
 
     private void reject(Record<String, byte[]> record, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        context.forward(record.withValue(new CatalogUpdate<>(null,
-                new Rejection("INVALID_ASSIGNMENT", reason, key, record.value()))));
+        Rejection rejection = new Rejection("INVALID_ASSIGNMENT", reason, key, record.value(), record.headers());
+        context.forward(record.withValue(new CatalogUpdate<String>(null, rejection)).withHeaders(new RecordHeaders()));
     }
 }

@@ -4,6 +4,7 @@ import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanParser;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -28,13 +29,14 @@ final class PlanValidator implements Processor<String, byte[], String, CatalogUp
             if (record.key() == null) {
                 reject(record, "plan: a deletion (null value) needs the plan id as its key");
             } else {
-                context.forward(record.withValue(new CatalogUpdate<>(null, null)));
+                context.forward(record.withValue(new CatalogUpdate<byte[]>(null, null)).withHeaders(new RecordHeaders()));
             }
             return;
         }
         try {
             Plan plan = parser.parsePlan(record.key(), record.value());
-            context.forward(record.withKey(plan.id()).withValue(new CatalogUpdate<>(record.value(), null)));
+            context.forward(record.withKey(plan.id()).withValue(new CatalogUpdate<>(record.value(), null))
+                    .withHeaders(new RecordHeaders()));
         } catch (InvalidPlanException e) {
             reject(record, "plan " + (record.key() == null ? "(no key)" : '"' + record.key() + '"') + ": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -45,6 +47,7 @@ final class PlanValidator implements Processor<String, byte[], String, CatalogUp
 
     private void reject(Record<String, byte[]> record, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
-        context.forward(record.withValue(new CatalogUpdate<>(null, new Rejection("INVALID_PLAN", reason, key, record.value()))));
+        Rejection rejection = new Rejection("INVALID_PLAN", reason, key, record.value(), record.headers());
+        context.forward(record.withValue(new CatalogUpdate<byte[]>(null, rejection)).withHeaders(new RecordHeaders()));
     }
 }

@@ -6,6 +6,8 @@ import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestParser;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -38,16 +40,24 @@ final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
         InvalidRequest invalid = parsed.invalid();
         if (invalid != null) {
-            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), record.key(), record.value());
+            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), record.key(), record.value(), record.headers());
             Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
                     Reason.INVALID_REQUEST, record.timestamp()) : null;
-            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer)));
+            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer)).withHeaders(none()));
             return;
         }
         String apiKey = parsed.request().apiKey();
         byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
         boolean placed = Arrays.equals(apiKeyBytes, record.key())
                 && context.recordMetadata().map(RecordMetadata::partition).orElse(-1) == placement.partitionOf(apiKeyBytes);
-        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request(), placed)));
+        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request(), placed)).withHeaders(none()));
+    }
+
+    /**
+     * Gateways' headers stay behind: copied onto the repartition topic and every output, one large
+     * header would make records the broker refuses, and that refusal stops the stream.
+     */
+    private static Headers none() {
+        return new RecordHeaders();
     }
 }
