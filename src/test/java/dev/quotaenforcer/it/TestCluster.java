@@ -8,6 +8,7 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.runtime.Enforcer;
+import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topic;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +21,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -28,9 +31,14 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -123,22 +131,62 @@ public final class TestCluster {
 
     /** Sends records to their topics and waits until every one is acknowledged. */
     public void send(List<ProducerRecord<byte[], byte[]>> records) {
+        sendAndLocate(records);
+    }
+
+    /** Like {@link #send}, returning where each record landed (partition, offset, timestamp), in the same order. */
+    public List<RecordMetadata> sendAndLocate(List<ProducerRecord<byte[], byte[]>> records) {
         Map<String, Object> settings = new HashMap<>(clientSettings());
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         try (KafkaProducer<byte[], byte[]> producer =
                      new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
-            List<Future<?>> acks = new ArrayList<>();
+            List<Future<RecordMetadata>> acks = new ArrayList<>();
             records.forEach(record -> acks.add(producer.send(record)));
-            for (Future<?> ack : acks) {
-                ack.get();
+            List<RecordMetadata> located = new ArrayList<>();
+            for (Future<RecordMetadata> ack : acks) {
+                located.add(ack.get());
             }
+            return located;
         } catch (ExecutionException e) {
             throw new AssertionError("send failed: " + e.getCause(), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
         }
+    }
+
+    /**
+     * Polls {@code condition} every 100 ms until it holds, failing with {@code what} if it does not
+     * within {@code wait}: for state that no topic shows, such as an instance's task assignment.
+     */
+    public static void awaitCondition(String what, BooleanSupplier condition, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + wait + ": " + what);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
+        }
+    }
+
+    /**
+     * Waits until {@code enforcer}'s global catalogs assign {@code apiKey} to {@code plan} and hold that
+     * plan. The enforcer fills its catalogs from the api-keys and plans topics after it starts, not in
+     * lockstep with the requests, so a request sent before this may be decided UNKNOWN_API_KEY.
+     */
+    public static void awaitAssignment(Enforcer enforcer, String apiKey, String plan) throws InterruptedException {
+        awaitCondition(apiKey + " assigned to " + plan + " in the enforcer's catalogs", () -> {
+            try {
+                ReadOnlyKeyValueStore<String, String> keys = enforcer.streams().store(StoreQueryParameters.fromNameAndType(
+                        QuotaTopology.KEY_CATALOG_STORE, QueryableStoreTypes.<String, String>keyValueStore()));
+                ReadOnlyKeyValueStore<String, byte[]> plans = enforcer.streams().store(StoreQueryParameters.fromNameAndType(
+                        QuotaTopology.PLAN_CATALOG_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+                return plan.equals(keys.get(apiKey)) && plans.get(plan) != null;
+            } catch (InvalidStateStoreException e) {
+                return false;
+            }
+        }, DEFAULT_WAIT);
     }
 
     /** Reads committed decisions from the start until {@code done} holds for what was read, or fails on timeout. */
