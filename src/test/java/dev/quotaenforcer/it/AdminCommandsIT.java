@@ -80,6 +80,7 @@ class AdminCommandsIT {
         assertEquals(0, run(cluster, "keys", "assign", "k-gold", "gold").status());
 
         try (Enforcer enforcer = cluster.startEnforcer("a", dir.resolve("state"))) {
+            TestCluster.awaitAssignment(enforcer, "k-gold", "gold");
             for (int i = 0; i < 4; i++) {
                 cluster.send(List.of(TestCluster.request(cluster.topics(), "k-gold", "r-" + i, 1, "2026-01-05T12:00:00Z")));
             }

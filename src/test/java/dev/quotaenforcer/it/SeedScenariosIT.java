@@ -41,6 +41,8 @@ class SeedScenariosIT {
         cluster.assign("k-fixed", "fixed");
 
         try (Enforcer enforcer = cluster.startEnforcer("a", stateDir)) {
+            TestCluster.awaitAssignment(enforcer, "k-sliding", "sliding");
+            TestCluster.awaitAssignment(enforcer, "k-fixed", "fixed");
             List<ProducerRecord<byte[], byte[]>> burst = new ArrayList<>();
             for (String key : List.of("k-sliding", "k-fixed")) {
                 for (int i = 0; i < 100; i++) {
@@ -102,6 +104,7 @@ class SeedScenariosIT {
         cluster.assign("k-1", "bucket");
 
         try (Enforcer enforcer = cluster.startEnforcer("a", stateDir)) {
+            TestCluster.awaitAssignment(enforcer, "k-1", "bucket");
             List<ProducerRecord<byte[], byte[]>> trace = new ArrayList<>();
             for (int i = 0; i < 11; i++) {
                 trace.add(TestCluster.request(cluster.topics(), "k-1", "t0-" + i, 1, "2026-01-05T12:00:00Z"));

@@ -16,22 +16,19 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Failing: request records that put the enforcer into ERROR, although the README says bad input never
- * stops the stream (bugs in src/main, left unfixed). Each sends one such record, then a valid one.
+ * Records that once put the enforcer into ERROR: an event time far outside the clock's range, a huge key
+ * on an unreadable record, a huge header on a valid one. Each is answered or dead-lettered, and the
+ * valid request after it is decided.
  */
 @ExtendWith(KafkaBroker.class)
-class PoisonRecordsStopTheStreamIT {
+class OversizeAndOutOfRangeRecordsIT {
 
     private static final int TWO_MIB = 2 * 1024 * 1024;
 
     @TempDir
     Path stateDir;
 
-    /**
-     * The parser bounds event times only from above, so epoch milliseconds below -2^62 pass it; the
-     * key state codec then zigzag-encodes the time into a negative long and throws
-     * IllegalArgumentException("negative field ...") out of the quota-decider processor.
-     */
+    /** An event time outside 1970..9999 is an invalid field, answered INVALID_REQUEST, never decided in the engine. */
     @Test
     void requestWithEpochMillisBelowMinusTwoToTheSixtySecondIsAnsweredAndTheStreamKeepsRunning(TestCluster cluster)
             throws Exception {
@@ -49,11 +46,7 @@ class PoisonRecordsStopTheStreamIT {
         }
     }
 
-    /**
-     * The dead letter truncates the value to quota.dead.letter.max.bytes but keeps the original key
-     * whole, so an unreadable record with a 2 MiB key (the requests topic takes 4 MiB) produces a
-     * dead letter larger than the producer's max.request.size: RecordTooLargeException, FAIL.
-     */
+    /** The dead letter of an unreadable record cuts its key as it cuts its value, so the broker accepts it. */
     @Test
     void unreadableRecordWithATwoMebibyteKeyIsDeadLetteredAndTheStreamKeepsRunning(TestCluster cluster) throws Exception {
         try (Enforcer enforcer = startEnforcer(cluster)) {
@@ -68,10 +61,7 @@ class PoisonRecordsStopTheStreamIT {
         }
     }
 
-    /**
-     * Outputs carry the request record's headers, so a valid request with a 2 MiB header yields a
-     * decision larger than the producer's max.request.size: RecordTooLargeException, FAIL.
-     */
+    /** Gateways' headers are not copied to the outputs, so a huge one cannot make a decision the broker refuses. */
     @Test
     void validRequestWithATwoMebibyteHeaderIsAnsweredAndTheStreamKeepsRunning(TestCluster cluster) throws Exception {
         try (Enforcer enforcer = startEnforcer(cluster)) {
