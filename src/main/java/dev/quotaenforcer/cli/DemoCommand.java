@@ -12,6 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -52,7 +54,9 @@ final class DemoCommand implements Callable<Integer> {
                 catalog.assignKey(client.apiKey(), client.plan());
                 System.out.printf("%-15s on %-5s: %s%n", client.apiKey(), client.plan(), client.behaviour());
             }
-            if (!stack.awaitReady(Duration.ofMinutes(2))) {
+            Map<String, String> assignments = new HashMap<>();
+            GatewaySimulator.CLIENTS.forEach(client -> assignments.put(client.apiKey(), client.plan()));
+            if (!stack.awaitReady(Duration.ofMinutes(2)) || !stack.awaitInForce(assignments, Duration.ofMinutes(1))) {
                 System.err.println("the enforcer did not become ready");
                 return 1;
             }

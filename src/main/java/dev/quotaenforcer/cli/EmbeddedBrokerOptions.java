@@ -13,7 +13,7 @@ final class EmbeddedBrokerOptions {
 
     @Option(names = "--data-dir", paramLabel = "DIR",
             description = "Directory for the embedded broker's data (DIR/kafka) and the enforcer's state stores "
-                    + "(DIR/state) when no cluster is given. Default: `data` for run, a temporary directory for demo.")
+                    + "(DIR/state) when no cluster is given. Default: ./data for run, a temporary directory for demo.")
     Path dataDir;
 
     @Option(names = "--port", paramLabel = "PORT", defaultValue = "9092",

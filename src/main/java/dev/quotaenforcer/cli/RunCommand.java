@@ -2,6 +2,7 @@ package dev.quotaenforcer.cli;
 
 import dev.quotaenforcer.admin.TopicDefinitions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.slf4j.Logger;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
 final class RunCommand implements Callable<Integer> {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunCommand.class);
+    private static final Duration READY_TIMEOUT = Duration.ofMinutes(5);
 
     @Mixin
     ClusterOptions cluster;
@@ -46,6 +48,9 @@ final class RunCommand implements Callable<Integer> {
             shutdown.countDown();
         }, "quota-enforcer-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
+        if (!stack.awaitReady(READY_TIMEOUT) && !stack.enforcer().failed()) {
+            LOG.warn("Not ready after {}; still trying", READY_TIMEOUT);
+        }
         stack.enforcer().awaitStop();
         if (stack.enforcer().failed()) {
             Runtime.getRuntime().removeShutdownHook(hook);

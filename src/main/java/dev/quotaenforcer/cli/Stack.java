@@ -8,6 +8,7 @@ import dev.quotaenforcer.runtime.TopicSetup;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -24,12 +25,14 @@ final class Stack implements AutoCloseable {
     private final EmbeddedKafka broker;
     private final Enforcer enforcer;
     private final Map<String, Object> settings;
+    private final Map<String, String> seededKeys;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Stack(EmbeddedKafka broker, Enforcer enforcer, Map<String, Object> settings) {
+    private Stack(EmbeddedKafka broker, Enforcer enforcer, Map<String, Object> settings, Map<String, String> seededKeys) {
         this.broker = broker;
         this.enforcer = enforcer;
         this.settings = settings;
+        this.seededKeys = seededKeys;
     }
 
     /**
@@ -58,11 +61,10 @@ final class Stack implements AutoCloseable {
             applyTopics = true;
         }
         try {
-            if (applyTopics) {
-                TopicSetup.applyAndSeed(settings.values(), definitions);
-            }
+            Map<String, String> seeded = applyTopics ? TopicSetup.applyAndSeed(settings.values(), definitions).seededKeys()
+                    : Map.of();
             Enforcer enforcer = Enforcer.start(settings.values());
-            return new Stack(broker, enforcer, settings.values());
+            return new Stack(broker, enforcer, settings.values(), seeded);
         } catch (RuntimeException | InterruptedException e) {
             if (broker != null) {
                 broker.close();
@@ -79,8 +81,29 @@ final class Stack implements AutoCloseable {
         return settings;
     }
 
+    /**
+     * Waits until the enforcer runs and, on a first start, the sample keys and plans are in force,
+     * then logs that it is ready: a request sent after that line is decided on its seeded plan.
+     */
     boolean awaitReady(Duration timeout) throws InterruptedException {
-        return enforcer.awaitReady(timeout);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        if (!enforcer.awaitReady(timeout) || !awaitInForce(seededKeys, Duration.ofNanos(deadline - System.nanoTime()))) {
+            return false;
+        }
+        LOG.info("quota-enforcer ready: {}", enforcer.describe());
+        return true;
+    }
+
+    /** Waits until every key is assigned to its plan, and the plan held, in the enforcer's catalogs. */
+    boolean awaitInForce(Map<String, String> assignments, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!assignments.entrySet().stream().allMatch(a -> enforcer.inForce(a.getKey(), a.getValue()))) {
+            if (System.nanoTime() > deadline || enforcer.failed()) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(50);
+        }
+        return true;
     }
 
     @Override

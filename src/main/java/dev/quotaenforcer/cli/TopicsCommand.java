@@ -46,7 +46,7 @@ final class TopicsCommand {
             }
             Settings settings = cluster.settingsWithDefaultCluster();
             settings.validate();
-            TopicApplier.Report report = TopicSetup.applyAndSeed(settings.values(), definitions);
+            TopicApplier.Report report = TopicSetup.applyAndSeed(settings.values(), definitions).report();
             report.created().forEach(topic -> spec.commandLine().getOut().println("created    " + topic));
             report.unchanged().forEach(topic -> spec.commandLine().getOut().println("as defined " + topic));
             report.differences().forEach(difference -> spec.commandLine().getOut().println("DIFFERS    " + difference));

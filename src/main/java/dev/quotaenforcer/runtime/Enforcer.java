@@ -21,13 +21,18 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The running enforcer: the topology in a KafkaStreams instance, sized to the requests topic, with
- * a log line when it is ready and one a minute with throughput and decision counts.
+ * a log line when Kafka Streams runs and one a minute with throughput and decision counts.
  */
 public final class Enforcer implements AutoCloseable {
 
@@ -39,9 +44,11 @@ public final class Enforcer implements AutoCloseable {
     private final CountDownLatch running = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService reporter;
+    private final String describe;
     private Map<Reason, Long> lastReport = new EnumMap<>(Reason.class);
 
     private Enforcer(EnforcerConfig config, String describe) {
+        this.describe = describe;
         this.streams = new KafkaStreams(new QuotaTopology(config, stats).build(), config.streamsProperties());
         this.reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "quota-enforcer-report");
@@ -52,7 +59,7 @@ public final class Enforcer implements AutoCloseable {
             LOG.debug("Kafka Streams {} -> {}", before, now);
             if (now == KafkaStreams.State.RUNNING && running.getCount() > 0) {
                 running.countDown();
-                LOG.info("quota-enforcer ready: {}", describe);
+                LOG.info("Kafka Streams running: {}", describe);
             }
             if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
                 stopped.countDown();
@@ -109,6 +116,29 @@ public final class Enforcer implements AutoCloseable {
     /** Blocks until the enforcer stops, by {@link #close} or by an unrecoverable error. */
     public void awaitStop() throws InterruptedException {
         stopped.await();
+    }
+
+    /** What it consumes and where, for log lines. */
+    public String describe() {
+        return describe;
+    }
+
+    /**
+     * Whether this instance's catalogs assign {@code apiKey} to {@code plan} and hold that plan. The
+     * catalogs fill from the plans and api-keys topics after the enforcer starts, through its own
+     * validation, so a change published a moment ago may not be in force yet.
+     */
+    public boolean inForce(String apiKey, String plan) {
+        try {
+            ReadOnlyKeyValueStore<String, ValueAndTimestamp<String>> keys = streams.store(StoreQueryParameters.fromNameAndType(
+                    QuotaTopology.KEY_CATALOG_STORE, QueryableStoreTypes.<String, String>timestampedKeyValueStore()));
+            ReadOnlyKeyValueStore<String, ValueAndTimestamp<byte[]>> plans = streams.store(StoreQueryParameters.fromNameAndType(
+                    QuotaTopology.PLAN_CATALOG_STORE, QueryableStoreTypes.<String, byte[]>timestampedKeyValueStore()));
+            ValueAndTimestamp<String> assigned = keys.get(apiKey);
+            return assigned != null && plan.equals(assigned.value()) && plans.get(plan) != null;
+        } catch (InvalidStateStoreException e) {
+            return false;
+        }
     }
 
     public boolean failed() {

@@ -23,8 +23,12 @@ public final class TopicSetup {
     private TopicSetup() {
     }
 
-    /** Applies the definitions; returns the report, after seeding if the plans topic was created. */
-    public static TopicApplier.Report applyAndSeed(Map<String, Object> settings, TopicDefinitions definitions)
+    /** What applying did: the topic report, and the sample key assignments published (empty unless seeded). */
+    public record Result(TopicApplier.Report report, Map<String, String> seededKeys) {
+    }
+
+    /** Applies the definitions, and seeds the sample plans and keys if the plans topic was created. */
+    public static Result applyAndSeed(Map<String, Object> settings, TopicDefinitions definitions)
             throws InterruptedException {
         EnforcerConfig config = new EnforcerConfig(settings);
         Topics topics = Topics.withPrefix(config.topicPrefix());
@@ -37,8 +41,9 @@ public final class TopicSetup {
         report.differences().forEach(difference -> LOG.warn("Topic differs from its definition, left as is: {}", difference));
         if (report.created(topics.plans().name())) {
             seed(settings, definitions, topics);
+            return new Result(report, definitions.seedApiKeys());
         }
-        return report;
+        return new Result(report, Map.of());
     }
 
     private static void seed(Map<String, Object> settings, TopicDefinitions definitions, Topics topics)

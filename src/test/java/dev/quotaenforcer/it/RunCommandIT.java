@@ -73,11 +73,7 @@ class RunCommandIT {
                     && output.contains("demo-pro=pro") && output.contains("demo-trial=trial"),
                     "sample keys assigned on first start:\n" + output);
 
-            // Ready is not enough on a first start: the seeds reach the catalogs a commit later, and a request
-            // decided before that is denied UNKNOWN_API_KEY (a race in run itself). Wait until they are in force.
-            assertPlansInForce(bootstrap, List.of("free", "pro", "trial"));
-            assertKeysInForce(bootstrap, Map.of("demo-free", "free", "demo-pro", "pro", "demo-trial", "trial"));
-
+            // "ready" on a first start means the seeds are in force: a request sent at once is decided on its plan.
             long produced = System.nanoTime();
             produce(bootstrap, "r-kcat-1", null);
             first = awaitDecision(bootstrap, "r-kcat-1");
@@ -86,6 +82,8 @@ class RunCommandIT {
             assertEquals("free", first.path("plan").asText(), "demo-free is on the sample plan free");
             assertEquals("OK", first.path("reason").asText());
             assertEquals("demo-free", first.path("apiKey").asText());
+            assertPlansInForce(bootstrap, List.of("free", "pro", "trial"));
+            assertKeysInForce(bootstrap, Map.of("demo-free", "free", "demo-pro", "pro", "demo-trial", "trial"));
 
             stopWithSigterm(enforcer, "first start");
         }

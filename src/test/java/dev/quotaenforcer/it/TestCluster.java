@@ -8,7 +8,6 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.runtime.Enforcer;
-import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topic;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.charset.StandardCharsets;
@@ -34,11 +33,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -176,17 +171,8 @@ public final class TestCluster {
      * lockstep with the requests, so a request sent before this may be decided UNKNOWN_API_KEY.
      */
     public static void awaitAssignment(Enforcer enforcer, String apiKey, String plan) throws InterruptedException {
-        awaitCondition(apiKey + " assigned to " + plan + " in the enforcer's catalogs", () -> {
-            try {
-                ReadOnlyKeyValueStore<String, String> keys = enforcer.streams().store(StoreQueryParameters.fromNameAndType(
-                        QuotaTopology.KEY_CATALOG_STORE, QueryableStoreTypes.<String, String>keyValueStore()));
-                ReadOnlyKeyValueStore<String, byte[]> plans = enforcer.streams().store(StoreQueryParameters.fromNameAndType(
-                        QuotaTopology.PLAN_CATALOG_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
-                return plan.equals(keys.get(apiKey)) && plans.get(plan) != null;
-            } catch (InvalidStateStoreException e) {
-                return false;
-            }
-        }, DEFAULT_WAIT);
+        awaitCondition(apiKey + " assigned to " + plan + " in the enforcer's catalogs", () -> enforcer.inForce(apiKey, plan),
+                DEFAULT_WAIT);
     }
 
     /** Reads committed decisions from the start until {@code done} holds for what was read, or fails on timeout. */
