@@ -45,11 +45,13 @@ public final class Enforcer implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService reporter;
     private final String describe;
+    private final ReplyTopics replyTopics;
     private Map<Reason, Long> lastReport = new EnumMap<>(Reason.class);
 
-    private Enforcer(EnforcerConfig config, String describe) {
+    private Enforcer(EnforcerConfig config, String describe, Map<String, Object> settings) {
         this.describe = describe;
-        this.streams = new KafkaStreams(new QuotaTopology(config, stats).build(), config.streamsProperties());
+        this.replyTopics = new ReplyTopics(settings, config.topicPrefix());
+        this.streams = new KafkaStreams(new QuotaTopology(config, stats, replyTopics).build(), config.streamsProperties());
         this.reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "quota-enforcer-report");
             thread.setDaemon(true);
@@ -80,7 +82,7 @@ public final class Enforcer implements AutoCloseable {
                 + settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG) + " as application "
                 + sized.streamsProperties().get(StreamsConfig.APPLICATION_ID_CONFIG) + "; decisions on "
                 + topics.decisions().name();
-        Enforcer enforcer = new Enforcer(sized, describe);
+        Enforcer enforcer = new Enforcer(sized, describe, settings);
         enforcer.streams.start();
         enforcer.reporter.scheduleAtFixedRate(enforcer::report, REPORT_INTERVAL.toMillis(), REPORT_INTERVAL.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -175,6 +177,7 @@ public final class Enforcer implements AutoCloseable {
     public void close() {
         reporter.shutdownNow();
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        replyTopics.close();
         stopped.countDown();
     }
 }

@@ -3,7 +3,9 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -21,7 +23,7 @@ import org.apache.kafka.streams.state.Stores;
  * Builds the enforcer's Kafka Streams topology from its configuration.
  *
  * <pre>
- * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions
+ * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions (+ reply topic)
  *                    ├─ elsewhere ─ requests-rekeyed (repartition)┘                 └─ exceeded
  *                    └─ unreadable ─ dead-letter (+ INVALID_REQUEST decision when answerable)
  * plans ─ validator ─ plan-catalog (global table)     api-keys ─ validator ─ key-catalog (global table)
@@ -39,16 +41,22 @@ public final class QuotaTopology {
     private final EnforcerConfig config;
     private final Topics topics;
     private final DecisionStats stats;
+    private final Predicate<String> replyTopicExists;
 
+    /** A topology that counts into a stats object of its own and takes every allowed reply topic to exist. */
     public QuotaTopology(EnforcerConfig config) {
-        this(config, new DecisionStats());
+        this(config, new DecisionStats(), topic -> true);
     }
 
-    /** @param stats where the running topology counts its decisions and dead letters */
-    public QuotaTopology(EnforcerConfig config, DecisionStats stats) {
+    /**
+     * @param stats            where the running topology counts its decisions and dead letters
+     * @param replyTopicExists whether a reply topic a gateway names exists (replies to others are not sent)
+     */
+    public QuotaTopology(EnforcerConfig config, DecisionStats stats, Predicate<String> replyTopicExists) {
         this.config = config;
         this.topics = Topics.withPrefix(config.topicPrefix());
         this.stats = stats;
+        this.replyTopicExists = replyTopicExists;
     }
 
     public Topics topics() {
@@ -88,9 +96,10 @@ public final class QuotaTopology {
     private void buildDecisions(StreamsBuilder builder) {
         RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
+        ReplyRouting replies = new ReplyRouting(config.topicPrefix(), replyTopicExists);
         Map<String, KStream<String, Intake>> routes = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
-                .process(() -> new RequestIntake(parser, placement), Named.as("request-intake"))
+                .process(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"))
                 .split(Named.as("intake-"))
                 .branch((key, intake) -> intake.isAccepted() && intake.placed(), Branched.as("placed"))
                 .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
@@ -106,18 +115,23 @@ public final class QuotaTopology {
                         .withNumberOfPartitions(config.requestPartitions()));
         KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
-        decided.peek((key, value) -> stats.decided(value.decision().reason()), Named.as("count-decision"))
-                .mapValues(Decided::decision, Named.as("decision"))
-                .to(topics.decisions().name(), topics.decisions().produced());
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
-        rejected.filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
-                .mapValues(Intake::answer, Named.as("invalid-request-decision"))
-                .peek((key, decision) -> stats.decided(decision.reason()), Named.as("count-invalid-request"))
+        KStream<String, Decided> answered = rejected
+                .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
+                .mapValues(intake -> new Decided(intake.answer(), List.of(), intake.answerTo()),
+                        Named.as("invalid-request-decision"));
+
+        KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
+                .peek((key, value) -> stats.decided(value.decision().reason()), Named.as("count-decision"));
+        allDecisions.mapValues(Decided::decision, Named.as("decision"))
                 .to(topics.decisions().name(), topics.decisions().produced());
+        allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
+                .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
+                .to(ReplyRouting.topic(), ReplyRouting.produced());
     }
 
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {

@@ -3,6 +3,7 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.InvalidRequest;
 import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.ReplyAddress;
 import dev.quotaenforcer.event.RequestParser;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -23,11 +24,13 @@ final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
 
     private final RequestParser parser;
     private final KeyPlacement placement;
+    private final ReplyRouting replies;
     private ProcessorContext<String, Intake> context;
 
-    RequestIntake(RequestParser parser, KeyPlacement placement) {
+    RequestIntake(RequestParser parser, KeyPlacement placement, ReplyRouting replies) {
         this.parser = parser;
         this.placement = placement;
+        this.replies = replies;
     }
 
     @Override
@@ -38,19 +41,22 @@ final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
     @Override
     public void process(Record<byte[], byte[]> record) {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
+        ReplyAddress replyTo = replies.read(record.headers()).orElse(null);
         InvalidRequest invalid = parsed.invalid();
         if (invalid != null) {
             Rejection rejection = new Rejection(invalid.error(), invalid.reason(), record.key(), record.value(), record.headers());
             Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
                     Reason.INVALID_REQUEST, record.timestamp()) : null;
-            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer)).withHeaders(none()));
+            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer, replyTo))
+                    .withHeaders(none()));
             return;
         }
         String apiKey = parsed.request().apiKey();
         byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
         boolean placed = Arrays.equals(apiKeyBytes, record.key())
                 && context.recordMetadata().map(RecordMetadata::partition).orElse(-1) == placement.partitionOf(apiKeyBytes);
-        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request(), placed)).withHeaders(none()));
+        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request().withReplyTo(replyTo), placed))
+                .withHeaders(none()));
     }
 
     /**

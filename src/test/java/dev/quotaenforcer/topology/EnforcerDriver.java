@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -97,6 +98,17 @@ final class EnforcerDriver implements AutoCloseable {
 
     void sendBytes(byte[] key, byte[] value, Instant recordTime) {
         requests.pipeInput(key, value, recordTime);
+    }
+
+    /** Sends a request record with headers, e.g. a gateway's reply address. */
+    void sendWithHeaders(String key, String json, Headers headers, Instant recordTime) {
+        requests.pipeInput(new TestRecord<>(bytes(key), bytes(json), headers, recordTime));
+    }
+
+    /** Decisions written to a gateway's reply topic. */
+    List<TestRecord<String, Decision>> replies(String topic) {
+        return driver.createOutputTopic(topic, Serdes.String().deserializer(),
+                topology.topics().decisions().valueSerde().deserializer()).readRecordsToList();
     }
 
     /** Sends one request and returns its decision. */

@@ -1,0 +1,97 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.ReplyAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.StreamPartitioner;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
+
+/**
+ * Request-reply the way Spring Kafka's ReplyingKafkaTemplate does it: a request carrying
+ * {@code kafka_replyTopic} (and optionally {@code kafka_replyPartition} and {@code kafka_correlationId})
+ * gets its decision on that topic and partition too, with the correlation id echoed, so a gateway
+ * instance reads only its own decisions. Only topics under {@code <prefix>.replies} that exist are
+ * honoured: any other name would let a client make the enforcer write where it should not, and a
+ * missing topic would stall the stream thread while the producer waits for its metadata.
+ */
+final class ReplyRouting {
+
+    /** A decision on its way to a reply address. */
+    record Reply(Decision decision, ReplyAddress address) {
+    }
+
+    private final String allowedPrefix;
+    private final Predicate<String> exists;
+
+    ReplyRouting(String topicPrefix, Predicate<String> exists) {
+        this.allowedPrefix = topicPrefix + ".replies";
+        this.exists = exists;
+    }
+
+    /** The reply address in the headers, if they name an allowed, existing topic; else none. */
+    Optional<ReplyAddress> read(Headers headers) {
+        Header topic = headers.lastHeader(ReplyAddress.TOPIC_HEADER);
+        if (topic == null || topic.value() == null) {
+            return Optional.empty();
+        }
+        String name = new String(topic.value(), StandardCharsets.UTF_8);
+        if (!name.startsWith(allowedPrefix) || !exists.test(name)) {
+            return Optional.empty();
+        }
+        Header partition = headers.lastHeader(ReplyAddress.PARTITION_HEADER);
+        int replyPartition = partition != null && partition.value() != null && partition.value().length == 4
+                ? ByteBuffer.wrap(partition.value()).getInt() : -1;
+        Header correlation = headers.lastHeader(ReplyAddress.CORRELATION_HEADER);
+        return Optional.of(new ReplyAddress(name, replyPartition, correlation == null ? null : correlation.value()));
+    }
+
+    /** The headers of a reply: the correlation id, echoed. */
+    static Headers replyHeaders(ReplyAddress address) {
+        Headers headers = new RecordHeaders();
+        if (address.correlationId() != null) {
+            headers.add(ReplyAddress.CORRELATION_HEADER, address.correlationId());
+        }
+        return headers;
+    }
+
+    /** How replies are produced: to the address's topic and partition, the decision as JSON. */
+    static Produced<String, Reply> produced() {
+        Serde<Decision> decisions = new JsonSerde<>(Decision.class);
+        Serde<Reply> replies = Serdes.serdeFrom(
+                (topic, reply) -> decisions.serializer().serialize(topic, reply.decision()),
+                (topic, bytes) -> {
+                    throw new UnsupportedOperationException("replies are only written");
+                });
+        return Produced.with(Serdes.String(), replies).withStreamPartitioner(new ToReplyPartition());
+    }
+
+    /** The partition the gateway asked for, when it asked for one that exists; else the key's. */
+    private static final class ToReplyPartition implements StreamPartitioner<String, Reply> {
+
+        @Override
+        public Optional<Set<Integer>> partitions(String topic, String key, Reply reply, Headers headers, int partitions) {
+            int asked = reply.address().partition();
+            return asked >= 0 && asked < partitions ? Optional.of(Set.of(asked)) : Optional.empty();
+        }
+
+        @Override
+        @SuppressWarnings("removal")
+        public Optional<Set<Integer>> partitions(String topic, String key, Reply reply, int partitions) {
+            return partitions(topic, key, reply, new RecordHeaders(), partitions);
+        }
+    }
+
+    static TopicNameExtractor<String, Reply> topic() {
+        return (key, reply, context) -> reply.address().topic();
+    }
+}
