@@ -7,5 +7,7 @@ public enum Reason {
     QUOTA_EXCEEDED,
     UNKNOWN_API_KEY,
     UNKNOWN_PLAN,
-    INVALID_REQUEST
+    INVALID_REQUEST,
+    /** Never from the enforcer: a gateway client's failure policy decided because no decision came in time. */
+    UNAVAILABLE
 }

@@ -1,0 +1,181 @@
+package dev.quotaenforcer.client;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.ReplyAddress;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A gateway's synchronous view of the enforcer: {@link #check} publishes a request event carrying a
+ * reply address (Spring Kafka's {@code kafka_replyTopic}, {@code kafka_replyPartition} and
+ * {@code kafka_correlationId} headers) and completes when the decision arrives on this client's own
+ * reply partition, so each gateway instance reads only its own decisions. No decision within the
+ * timeout yields one made by the failure policy, marked as such and counted.
+ *
+ * <p>Needs only kafka-clients and Jackson at runtime.
+ */
+public final class QuotaClient implements AutoCloseable {
+
+    /** What to do when no decision arrives in time. */
+    public enum FailurePolicy {
+        /** Let the request through: availability over enforcement. */
+        FAIL_OPEN,
+        /** Refuse the request: enforcement over availability. */
+        FAIL_CLOSED
+    }
+
+    /**
+     * @param requestsTopic  where request events go, e.g. {@code quota.requests}
+     * @param replyTopic     this gateway's reply topic, under {@code <prefix>.replies}, e.g. {@code quota.replies}
+     * @param replyPartition the partition of it this instance owns
+     */
+    public record Options(String requestsTopic, String replyTopic, int replyPartition, Duration timeout,
+                          FailurePolicy failurePolicy) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final Options options;
+    private final Clock clock;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Map<String, CompletableFuture<GatewayDecision>> pending = new ConcurrentHashMap<>();
+    private final AtomicLong decidedByPolicy = new AtomicLong();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread replies;
+
+    /** @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer */
+    public QuotaClient(Map<String, Object> kafkaSettings, Options options, Clock clock) {
+        this.options = options;
+        this.clock = clock;
+        Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
+        producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
+        Map<String, Object> consumerSettings = new HashMap<>(kafkaSettings);
+        // Decisions are written in transactions: only committed ones count.
+        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        this.consumer = new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        TopicPartition partition = new TopicPartition(options.replyTopic(), options.replyPartition());
+        consumer.assign(List.of(partition));
+        consumer.seekToEnd(List.of(partition));
+        // Resolve the position now, so no reply to a request sent from here on can be missed.
+        consumer.position(partition);
+        this.replies = new Thread(this::readReplies, "quota-client-replies-" + options.replyTopic());
+        replies.setDaemon(true);
+        replies.start();
+    }
+
+    /**
+     * Asks whether a request may pass; completes with the enforcer's decision, or the failure
+     * policy's after the timeout.
+     */
+    public CompletableFuture<GatewayDecision> check(String apiKey, long cost, String requestId) {
+        byte[] correlation = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
+        String id = HexFormat.of().formatHex(correlation);
+        CompletableFuture<GatewayDecision> answer = new CompletableFuture<>();
+        pending.put(id, answer);
+        long sentAt = clock.millis();
+        answer.completeOnTimeout(byPolicy(apiKey, requestId, sentAt), options.timeout().toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((decision, error) -> {
+                    pending.remove(id);
+                    if (decision != null && decision.byFailurePolicy()) {
+                        decidedByPolicy.incrementAndGet();
+                    }
+                });
+        String json;
+        try {
+            json = JSON.writeValueAsString(Map.of("requestId", requestId, "apiKey", apiKey, "cost", cost, "timestamp", sentAt));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write request " + requestId, e);
+        }
+        ProducerRecord<String, byte[]> record =
+                new ProducerRecord<>(options.requestsTopic(), apiKey, json.getBytes(StandardCharsets.UTF_8));
+        record.headers().add(ReplyAddress.TOPIC_HEADER, options.replyTopic().getBytes(StandardCharsets.UTF_8));
+        record.headers().add(ReplyAddress.PARTITION_HEADER, ByteBuffer.allocate(4).putInt(options.replyPartition()).array());
+        record.headers().add(ReplyAddress.CORRELATION_HEADER, correlation);
+        producer.send(record, (metadata, error) -> {
+            if (error != null) {
+                answer.complete(byPolicy(apiKey, requestId, sentAt));
+            }
+        });
+        return answer;
+    }
+
+    /** How many checks the failure policy answered, because no decision came in time or sending failed. */
+    public long decidedByFailurePolicy() {
+        return decidedByPolicy.get();
+    }
+
+    private GatewayDecision byPolicy(String apiKey, String requestId, long time) {
+        boolean allowed = options.failurePolicy() == FailurePolicy.FAIL_OPEN;
+        return new GatewayDecision(new Decision(requestId, apiKey, null, allowed, Reason.UNAVAILABLE, null, 0, 0, 0, 0, 0,
+                java.time.Instant.ofEpochMilli(time), Map.of()), true);
+    }
+
+    private void readReplies() {
+        try {
+            while (!closed.get()) {
+                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
+                    Header correlation = record.headers().lastHeader(ReplyAddress.CORRELATION_HEADER);
+                    if (correlation == null || record.value() == null) {
+                        continue;
+                    }
+                    CompletableFuture<GatewayDecision> answer = pending.get(HexFormat.of().formatHex(correlation.value()));
+                    if (answer != null) {
+                        answer.complete(new GatewayDecision(JSON.readValue(record.value(), Decision.class), false));
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // close() woke the poll: done.
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable decision on " + options.replyTopic(), e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            consumer.wakeup();
+            producer.close();
+            try {
+                replies.join(Duration.ofSeconds(10).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
