@@ -1,5 +1,8 @@
 package dev.quotaenforcer;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -7,7 +10,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
-/** Holds the architecture's lines: the decision logic knows nothing of Kafka or of the clock. */
+/** Holds the architecture's lines: the decision logic knows nothing of Kafka or of the clock; the gateway client only of events. */
 class ArchitectureTest {
 
     private static final JavaClasses MAIN = new ClassFileImporter()
@@ -39,6 +42,15 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage(
                         "dev.quotaenforcer.plan..", "dev.quotaenforcer.engine..", "dev.quotaenforcer.event..",
                         "dev.quotaenforcer.topology..", "com.fasterxml..")
+                .check(MAIN);
+    }
+
+    @Test
+    void gatewayClientKnowsNoKafkaStreamsAndNoProjectPackageButEvents() {
+        noClasses().that().resideInAPackage("dev.quotaenforcer.client..")
+                .should().dependOnClassesThat(resideInAPackage("org.apache.kafka.streams..")
+                        .or(resideInAPackage("dev.quotaenforcer..")
+                                .and(not(resideInAnyPackage("dev.quotaenforcer.event..", "dev.quotaenforcer.client..")))))
                 .check(MAIN);
     }
 }
