@@ -56,7 +56,8 @@ public final class HttpAnswer {
      */
     public static HttpAnswer of(Decision decision, boolean legacyHeaders) {
         Reason reason = Objects.requireNonNull(decision.reason(), "decision.reason");
-        if (decision.allowed() != (reason == Reason.OK)) {
+        // A gateway's failure policy may let a request through or refuse it: UNAVAILABLE fits either.
+        if (reason != Reason.UNAVAILABLE && decision.allowed() != (reason == Reason.OK)) {
             throw new IllegalArgumentException("decision " + decision.requestId() + " has allowed=" + decision.allowed()
                     + " but reason " + reason);
         }
@@ -159,6 +160,7 @@ public final class HttpAnswer {
                 case UNKNOWN_API_KEY -> new Problem(401, "unknown-api-key", "Unknown API key");
                 case UNKNOWN_PLAN -> new Problem(403, "unknown-plan", "Unknown plan");
                 case INVALID_REQUEST -> new Problem(400, "invalid-request", "Invalid request");
+                case UNAVAILABLE -> new Problem(503, "enforcer-unavailable", "Service Unavailable");
                 case OK -> throw new IllegalArgumentException("an allowed request has no problem");
             };
         }
@@ -208,6 +210,7 @@ public final class HttpAnswer {
             case UNKNOWN_PLAN -> decision.plan() == null ? "The API key is assigned to a plan that is not in force."
                     : "The API key is assigned to plan \"" + decision.plan() + "\", which is not in force.";
             case INVALID_REQUEST -> "The request could not be read; it was not counted.";
+            case UNAVAILABLE -> "No quota decision arrived in time, and the gateway refuses requests it cannot check.";
             case OK -> throw new AssertionError(decision.reason());
         };
     }

@@ -291,6 +291,26 @@ class HttpAnswerTest {
         assertThrows(IllegalArgumentException.class, () -> HttpAnswer.of(deniedButOk));
     }
 
+    @Test
+    void failOpenDecisionOfAGatewayPasses() {
+        Decision failOpen = new Decision("r-9", "k-1", null, true, Reason.UNAVAILABLE, null, 0, 0, 0, 0, 0,
+                Instant.parse("2026-11-30T12:00:00Z"), Map.of());
+
+        assertTrue(HttpAnswer.of(failOpen).pass());
+    }
+
+    @Test
+    void failClosedDecisionOfAGatewayIsServiceUnavailable() throws Exception {
+        Decision failClosed = new Decision("r-9", "k-1", null, false, Reason.UNAVAILABLE, null, 0, 0, 0, 0, 0,
+                Instant.parse("2026-11-30T12:00:00Z"), Map.of());
+
+        HttpAnswer answer = HttpAnswer.of(failClosed);
+
+        assertEquals(503, answer.status());
+        assertEquals("https://quota-enforcer.dev/problems/enforcer-unavailable",
+                new ObjectMapper().readTree(answer.body()).path("type").asText());
+    }
+
     private static Decision allowed(long delayMs) {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("RateLimit-Limit", "100");
