@@ -1,6 +1,7 @@
 package dev.quotaenforcer.runtime;
 
 import dev.quotaenforcer.admin.ClientSettings;
+import dev.quotaenforcer.topology.Topics;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -35,7 +36,7 @@ final class ReplyTopics implements Predicate<String>, AutoCloseable {
 
     ReplyTopics(Map<String, Object> settings, String topicPrefix) {
         this.admin = Admin.create(ClientSettings.forAdmin(settings));
-        this.prefix = topicPrefix + ".replies";
+        this.prefix = Topics.withPrefix(topicPrefix).replies().name();
         refresh();
         refresher.scheduleWithFixedDelay(this::refresh, REFRESH.toMillis(), REFRESH.toMillis(), TimeUnit.MILLISECONDS);
     }

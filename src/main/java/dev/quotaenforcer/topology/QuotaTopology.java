@@ -96,7 +96,7 @@ public final class QuotaTopology {
     private void buildDecisions(StreamsBuilder builder) {
         RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
-        ReplyRouting replies = new ReplyRouting(config.topicPrefix(), replyTopicExists);
+        ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
         Map<String, KStream<String, Intake>> routes = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
                 .process(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"))

@@ -33,8 +33,9 @@ final class ReplyRouting {
     private final String allowedPrefix;
     private final Predicate<String> exists;
 
-    ReplyRouting(String topicPrefix, Predicate<String> exists) {
-        this.allowedPrefix = topicPrefix + ".replies";
+    /** @param allowedPrefix the default reply topic's name, which every reply topic must start with */
+    ReplyRouting(String allowedPrefix, Predicate<String> exists) {
+        this.allowedPrefix = allowedPrefix;
         this.exists = exists;
     }
 

@@ -13,7 +13,9 @@ import org.apache.kafka.common.serialization.Serdes;
  * it), {@code plans} and {@code api-keys} (compacted, written by operators). Outputs: {@code decisions},
  * {@code exceeded}, {@code dead-letter}. The two catalogs are compacted topics the enforcer writes
  * itself: the plans and assignments that passed validation, read back by every instance as global
- * tables, so an invalid update never displaces the last valid version.
+ * tables, so an invalid update never displaces the last valid version. {@code replies} is the default
+ * reply topic of gateways that wait for their decisions (one partition per gateway instance); more
+ * may be created under the same name as a prefix.
  */
 public record Topics(
         Topic<byte[], byte[]> requests,
@@ -23,7 +25,8 @@ public record Topics(
         Topic<String, QuotaExceeded> exceeded,
         Topic<byte[], byte[]> deadLetter,
         Topic<String, byte[]> planCatalog,
-        Topic<String, String> keyCatalog) {
+        Topic<String, String> keyCatalog,
+        Topic<String, Decision> replies) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -41,12 +44,13 @@ public record Topics(
                 new Topic<>(prefix + ".exceeded", Serdes.String(), new JsonSerde<>(QuotaExceeded.class)),
                 new Topic<>(prefix + ".dead-letter", Serdes.ByteArray(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plan-catalog", Serdes.String(), Serdes.ByteArray()),
-                new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()));
+                new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()),
+                new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
     public List<String> names() {
         return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
-                deadLetter.name(), planCatalog.name(), keyCatalog.name());
+                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name());
     }
 }

@@ -18,8 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.Serdes;
 import org.junit.jupiter.api.Test;
@@ -33,14 +31,6 @@ class GatewayClientIT {
     @TempDir
     Path stateDir;
 
-    private String createReplyTopic(TestCluster cluster) throws Exception {
-        String replies = cluster.prefix() + ".replies";
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            admin.createTopics(List.of(new NewTopic(replies, 2, (short) 1))).all().get();
-        }
-        return replies;
-    }
-
     private QuotaClient client(TestCluster cluster, String replies, int partition, Duration timeout,
                                QuotaClient.FailurePolicy policy) {
         return new QuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
@@ -51,7 +41,7 @@ class GatewayClientIT {
     @Test
     void twoGatewaysEachReceiveOnlyTheirOwnDecisions(TestCluster cluster) throws Exception {
         cluster.createTopics(3);
-        String replies = createReplyTopic(cluster);
+        String replies = cluster.topics().replies().name();
         cluster.putPlan("""
                 {"id": "small", "quota": {"name": "hourly", "limit": 6, "window": "PT1H"}}""");
         cluster.assign("k-1", "small");
@@ -91,7 +81,7 @@ class GatewayClientIT {
     @Test
     void withoutAnEnforcerTheFailurePolicyDecidesAndIsCounted(TestCluster cluster) throws Exception {
         cluster.createTopics(1);
-        String replies = createReplyTopic(cluster);
+        String replies = cluster.topics().replies().name();
         try (QuotaClient open = client(cluster, replies, 0, Duration.ofMillis(500), QuotaClient.FailurePolicy.FAIL_OPEN);
              QuotaClient closed = client(cluster, replies, 1, Duration.ofMillis(500), QuotaClient.FailurePolicy.FAIL_CLOSED)) {
             GatewayDecision openDecision = open.check("k-1", 1, "o-1").get(30, TimeUnit.SECONDS);
