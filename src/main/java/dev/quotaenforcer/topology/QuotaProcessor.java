@@ -119,7 +119,8 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
         Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), request.timestamp(), request.cost());
         newestEventTime = Math.max(newestEventTime, evaluation.decidedAt());
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
-        return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo());
+        return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
+                request.cost());
     }
 
     private KeyState storedState(String apiKey) {
@@ -138,7 +139,7 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
 
     private static Decided rejected(RequestEvent request, String plan, Reason reason) {
         return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, request.timestamp()),
-                List.of(), request.replyTo());
+                List.of(), request.replyTo(), request.cost());
     }
 
     private void expireIdleKeys(long streamTime) {

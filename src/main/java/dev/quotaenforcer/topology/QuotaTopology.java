@@ -3,6 +3,8 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
+import dev.quotaenforcer.event.KeyUsage;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -11,10 +13,12 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.kstream.TimeWindows;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -37,6 +41,11 @@ public final class QuotaTopology {
     public static final String KEY_CATALOG_STORE = "key-catalog";
     /** Per-task store of key states. */
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
+    /** Windowed store of usage per key and hour. */
+    public static final String USAGE_STORE = "usage-by-hour";
+    private static final String USAGE_REPARTITION = "usage";
+    /** How late (in event time) a request may be and still count in its hour's usage. */
+    static final Duration USAGE_GRACE = Duration.ofMinutes(10);
 
     private final EnforcerConfig config;
     private final Topics topics;
@@ -117,12 +126,13 @@ public final class QuotaTopology {
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
+        buildUsage(decided);
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
         KStream<String, Decided> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
-                .mapValues(intake -> new Decided(intake.answer(), List.of(), intake.answerTo()),
+                .mapValues(intake -> new Decided(intake.answer(), List.of(), intake.answerTo(), 0),
                         Named.as("invalid-request-decision"));
 
         KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
@@ -132,6 +142,20 @@ public final class QuotaTopology {
         allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
                 .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
                 .to(ReplyRouting.topic(), ReplyRouting.produced());
+    }
+
+    /**
+     * Per key and calendar hour (of event time), what was allowed and denied. The windowed store is
+     * cached, so its updates are coalesced: at most one record per key and hour per commit.
+     */
+    private void buildUsage(KStream<String, Decided> decided) {
+        decided.filter((key, value) -> value.counted(), Named.as("counted-decision"))
+                .processValues(UsageDelta::new, Named.as("usage-delta"))
+                .groupByKey(Grouped.with(USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
+                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
+                .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.as(USAGE_STORE))
+                .toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
+                .to(topics.usage().name(), topics.usage().produced());
     }
 
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {

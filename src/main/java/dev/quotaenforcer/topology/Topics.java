@@ -1,6 +1,7 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import java.util.List;
@@ -26,7 +27,8 @@ public record Topics(
         Topic<byte[], byte[]> deadLetter,
         Topic<String, byte[]> planCatalog,
         Topic<String, String> keyCatalog,
-        Topic<String, Decision> replies) {
+        Topic<String, Decision> replies,
+        Topic<String, KeyUsage> usage) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -34,6 +36,9 @@ public record Topics(
     /** Serdes of the re-keyed requests: the parsed event, keyed by its API key. */
     public static final Topic<String, RequestEvent> REKEYED =
             new Topic<>(REKEYED_REQUESTS, Serdes.String(), new JsonSerde<>(RequestEvent.class));
+
+    /** JSON of per-key hourly usage, as written to the usage topic and between the usage tasks. */
+    static final JsonSerde<KeyUsage> KEY_USAGE_SERDE = new JsonSerde<>(KeyUsage.class);
 
     public static Topics withPrefix(String prefix) {
         return new Topics(
@@ -45,12 +50,13 @@ public record Topics(
                 new Topic<>(prefix + ".dead-letter", Serdes.ByteArray(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plan-catalog", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()),
-                new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)));
+                new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)),
+                new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
     public List<String> names() {
         return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
-                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name());
+                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name());
     }
 }

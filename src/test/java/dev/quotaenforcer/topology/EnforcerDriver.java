@@ -2,11 +2,13 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -139,6 +141,15 @@ final class EnforcerDriver implements AutoCloseable {
 
     List<TestRecord<String, Decision>> decisionRecords() {
         return decisions.readRecordsToList();
+    }
+
+    /** The latest usage record per key and hour, in the order they were last written. */
+    Map<String, KeyUsage> usage() {
+        Map<String, KeyUsage> latest = new LinkedHashMap<>();
+        driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
+                topology.topics().usage().valueSerde().deserializer()).readKeyValuesToList()
+                .forEach(kv -> latest.put(kv.key, kv.value));
+        return latest;
     }
 
     List<QuotaExceeded> exceeded() {

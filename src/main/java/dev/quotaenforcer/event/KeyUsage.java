@@ -1,0 +1,33 @@
+package dev.quotaenforcer.event;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One API key's use of its contract in one calendar hour, as operators monitor it: requests and
+ * cost allowed and denied, and the plan of its latest request.
+ *
+ * @param hour the start of the hour (UTC) the requests' event times fall in
+ */
+@JsonPropertyOrder({"apiKey", "plan", "hour", "allowed", "denied", "allowedCost", "deniedCost"})
+public record KeyUsage(String apiKey, String plan, Instant hour, long allowed, long denied, long allowedCost,
+                       long deniedCost) {
+
+    private static final long HOUR_MS = Duration.ofHours(1).toMillis();
+
+    /** The usage of one decided request of {@code cost}. */
+    public static KeyUsage of(Decision decision, long cost) {
+        long time = decision.eventTime().toEpochMilli();
+        Instant hour = Instant.ofEpochMilli(Math.floorDiv(time, HOUR_MS) * HOUR_MS);
+        return decision.allowed()
+                ? new KeyUsage(decision.apiKey(), decision.plan(), hour, 1, 0, cost, 0)
+                : new KeyUsage(decision.apiKey(), decision.plan(), hour, 0, 1, 0, cost);
+    }
+
+    /** The usage of both, for the same key and hour; the later one's plan. */
+    public KeyUsage plus(KeyUsage later) {
+        return new KeyUsage(apiKey, later.plan, hour, allowed + later.allowed, denied + later.denied,
+                allowedCost + later.allowedCost, deniedCost + later.deniedCost);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.quotaenforcer.topology;
+
+import static dev.quotaenforcer.topology.EnforcerDriver.at;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.quotaenforcer.event.KeyUsage;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Usage per API key and calendar hour on the usage topic, counted from the decisions. */
+class UsageTest {
+
+    static final String SMALL = """
+            {"id": "small", "quota": {"name": "hourly", "limit": 5, "window": "PT1H"}}""";
+
+    @TempDir
+    Path stateDir;
+    EnforcerDriver enforcer;
+
+    @BeforeEach
+    void start() {
+        enforcer = new EnforcerDriver(stateDir);
+        enforcer.plan("small", SMALL);
+        enforcer.assign("k-1", "small");
+        enforcer.assign("k-2", "small");
+    }
+
+    @AfterEach
+    void stop() {
+        enforcer.close();
+    }
+
+    @Test
+    void countsAllowedAndDeniedRequestsAndCostPerKeyAndCalendarHour() {
+        enforcer.send("k-1", "a", 2, at(10, 0));
+        enforcer.send("k-1", "b", 2, at(20, 0));
+        enforcer.send("k-1", "c", 2, at(30, 0));
+        enforcer.send("k-2", "d", 1, at(40, 0));
+        enforcer.send("k-1", "e", 3, at(61, 0));
+
+        Map<String, KeyUsage> usage = enforcer.usage();
+
+        Instant noon = Instant.parse("2026-11-30T12:00:00Z");
+        Instant one = Instant.parse("2026-11-30T13:00:00Z");
+        assertEquals(new KeyUsage("k-1", "small", noon, 2, 1, 4, 2), usage.get("k-1@" + noon));
+        assertEquals(new KeyUsage("k-2", "small", noon, 1, 0, 1, 0), usage.get("k-2@" + noon));
+        assertEquals(new KeyUsage("k-1", "small", one, 1, 0, 3, 0), usage.get("k-1@" + one), "a new hour, a new count");
+        assertEquals(3, usage.size());
+    }
+
+    @Test
+    void unknownKeysAndInvalidRequestsAreNotUsage() {
+        enforcer.send("stranger", "x", at(1, 0));
+        enforcer.sendRaw("k-1", "{\"requestId\": \"y\", \"apiKey\": \"k-1\", \"cost\": -1}", at(1, 0));
+
+        assertEquals(Map.of(), enforcer.usage());
+    }
+
+    @Test
+    void aLateRequestCountsInTheHourItWasMadeIn() {
+        enforcer.send("k-1", "now", at(62, 0));
+        enforcer.send("k-2", "late", at(58, 0));
+
+        assertEquals(1, enforcer.usage().get("k-2@2026-11-30T12:00:00Z").allowed());
+    }
+}
