@@ -46,6 +46,7 @@ public final class QuotaTopology {
     private static final String USAGE_REPARTITION = "usage";
     /** How late (in event time) a request may be and still count in its hour's usage. */
     static final Duration USAGE_GRACE = Duration.ofMinutes(10);
+    private static final Duration USAGE_RETENTION = Duration.ofHours(1).plus(USAGE_GRACE);
 
     private final EnforcerConfig config;
     private final Topics topics;
@@ -146,14 +147,18 @@ public final class QuotaTopology {
 
     /**
      * Per key and calendar hour (of event time), what was allowed and denied. The windowed store is
-     * cached, so its updates are coalesced: at most one record per key and hour per commit.
+     * cached, so its updates are coalesced: at most one record per key and hour per commit. It lives
+     * in memory (restored from its changelog on start): it holds two hours of small records, and an
+     * empty on-disk window store makes Kafka Streams treat its tasks as corrupted on every restart.
      */
     private void buildUsage(KStream<String, Decided> decided) {
         decided.filter((key, value) -> value.counted(), Named.as("counted-decision"))
                 .processValues(UsageDelta::new, Named.as("usage-delta"))
                 .groupByKey(Grouped.with(USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
                 .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
-                .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.as(USAGE_STORE))
+                .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
+                                Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
+                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_SERDE))
                 .toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
                 .to(topics.usage().name(), topics.usage().produced());
     }
