@@ -1,5 +1,6 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.Reason;
@@ -11,6 +12,18 @@ import java.util.List;
  * gateway waits for it (null when it reads the decisions topic), and the request's cost.
  */
 public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost) {
+
+    /**
+     * The block this decision starts: when it opens a run of denials that waiting can end. A cost
+     * no policy can ever admit blocks nothing; the key's other requests may still pass.
+     */
+    Block block() {
+        if (exceeded.isEmpty() || decision.allowed() || decision.retryAfterSeconds() <= 0) {
+            return null;
+        }
+        return new Block(decision.apiKey(), decision.plan(), decision.reason(), decision.policy(),
+                decision.eventTime().plusSeconds(decision.retryAfterSeconds()), decision.retryAfterSeconds());
+    }
 
     /** Whether a plan's policies decided it, so it counts as usage of the plan. */
     boolean counted() {

@@ -128,6 +128,9 @@ public final class QuotaTopology {
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
         buildUsage(decided);
+        decided.filter((key, value) -> value.block() != null, Named.as("block-started"))
+                .mapValues(Decided::block, Named.as("block"))
+                .to(topics.blocks().name(), topics.blocks().produced());
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
@@ -28,7 +29,8 @@ public record Topics(
         Topic<String, byte[]> planCatalog,
         Topic<String, String> keyCatalog,
         Topic<String, Decision> replies,
-        Topic<String, KeyUsage> usage) {
+        Topic<String, KeyUsage> usage,
+        Topic<String, Block> blocks) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -51,12 +53,13 @@ public record Topics(
                 new Topic<>(prefix + ".plan-catalog", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()),
                 new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)),
-                new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE));
+                new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE),
+                new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
     public List<String> names() {
         return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
-                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name());
+                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name(), blocks.name());
     }
 }

@@ -1,6 +1,7 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
@@ -150,6 +151,11 @@ final class EnforcerDriver implements AutoCloseable {
                 topology.topics().usage().valueSerde().deserializer()).readKeyValuesToList()
                 .forEach(kv -> latest.put(kv.key, kv.value));
         return latest;
+    }
+
+    List<Block> blocks() {
+        return driver.createOutputTopic(topology.topics().blocks().name(), Serdes.String().deserializer(),
+                topology.topics().blocks().valueSerde().deserializer()).readValuesToList();
     }
 
     List<QuotaExceeded> exceeded() {

@@ -1,0 +1,130 @@
+package dev.quotaenforcer.client;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import dev.quotaenforcer.event.Block;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * A gateway's asynchronous view of the enforcer, for gateways that can add no latency: {@link #record}
+ * publishes a request event without waiting, and {@link #isBlocked} answers locally from the blocks
+ * topic, which the enforcer writes when a key starts being denied. The price: between a key going
+ * over its limit and the block reaching this gateway (the enforcer's commit, then this client's
+ * fetch), its requests still pass, so a key can overshoot by what it sends in that time.
+ *
+ * <p>Needs only kafka-clients and Jackson at runtime.
+ */
+public final class AsyncQuotaClient implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private final String requestsTopic;
+    private final Clock clock;
+    private final KafkaProducer<String, byte[]> producer;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final Map<String, Block> blocks = new ConcurrentHashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final Thread reader;
+
+    /**
+     * @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer
+     * @param requestsTopic where request events go, e.g. {@code quota.requests}
+     * @param blocksTopic   the enforcer's blocks topic, e.g. {@code quota.blocks}, read whole from the start
+     */
+    public AsyncQuotaClient(Map<String, Object> kafkaSettings, String requestsTopic, String blocksTopic, Clock clock) {
+        this.requestsTopic = requestsTopic;
+        this.clock = clock;
+        Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
+        producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
+        Map<String, Object> consumerSettings = new HashMap<>(kafkaSettings);
+        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        this.consumer = new KafkaConsumer<>(consumerSettings, new StringDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        this.reader = new Thread(this::readBlocks, "quota-client-blocks-" + blocksTopic);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Publishes a request event and returns at once; its decision is the enforcer's business. */
+    public void record(String apiKey, long cost, String requestId) {
+        String json;
+        try {
+            json = JSON.writeValueAsString(Map.of("requestId", requestId, "apiKey", apiKey, "cost", cost,
+                    "timestamp", clock.millis()));
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write request " + requestId, e);
+        }
+        producer.send(new ProducerRecord<>(requestsTopic, apiKey, json.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    /** The block on {@code apiKey} that holds now, if any: refuse its requests with a 429 until it ends. */
+    public Optional<Block> blockOf(String apiKey) {
+        Block block = blocks.get(apiKey);
+        return block != null && block.holdsAt(clock.instant()) ? Optional.of(block) : Optional.empty();
+    }
+
+    public boolean isBlocked(String apiKey) {
+        return blockOf(apiKey).isPresent();
+    }
+
+    private void readBlocks() {
+        try {
+            while (!closed.get()) {
+                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+                    if (record.value() == null) {
+                        blocks.remove(record.key());
+                    } else {
+                        blocks.put(record.key(), JSON.readValue(record.value(), Block.class));
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // close() woke the poll: done.
+        } catch (IOException e) {
+            throw new IllegalStateException("unreadable block record", e);
+        } finally {
+            consumer.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            consumer.wakeup();
+            producer.close();
+            try {
+                reader.join(Duration.ofSeconds(10).toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
