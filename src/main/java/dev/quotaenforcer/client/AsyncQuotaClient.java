@@ -1,11 +1,6 @@
 package dev.quotaenforcer.client;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.quotaenforcer.event.Block;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -19,7 +14,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -37,9 +31,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * <p>Needs only kafka-clients and Jackson at runtime.
  */
 public final class AsyncQuotaClient implements AutoCloseable {
-
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final String requestsTopic;
     private final Clock clock;
@@ -75,14 +66,7 @@ public final class AsyncQuotaClient implements AutoCloseable {
 
     /** Publishes a request event and returns at once; its decision is the enforcer's business. */
     public void record(String apiKey, long cost, String requestId) {
-        String json;
-        try {
-            json = JSON.writeValueAsString(Map.of("requestId", requestId, "apiKey", apiKey, "cost", cost,
-                    "timestamp", clock.millis()));
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write request " + requestId, e);
-        }
-        producer.send(new ProducerRecord<>(requestsTopic, apiKey, json.getBytes(StandardCharsets.UTF_8)));
+        producer.send(RequestRecords.request(requestsTopic, apiKey, cost, requestId, clock.millis()));
     }
 
     /** The block on {@code apiKey} that holds now, if any: refuse its requests with a 429 until it ends. */
@@ -99,17 +83,16 @@ public final class AsyncQuotaClient implements AutoCloseable {
         try {
             while (!closed.get()) {
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    if (record.value() == null) {
+                    Block block = record.value() == null ? null : RequestRecords.read(record.value(), Block.class);
+                    if (block == null) {
                         blocks.remove(record.key());
                     } else {
-                        blocks.put(record.key(), JSON.readValue(record.value(), Block.class));
+                        blocks.put(record.key(), block);
                     }
                 }
             }
         } catch (WakeupException e) {
             // close() woke the poll: done.
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable block record", e);
         } finally {
             consumer.close();
         }

@@ -1,16 +1,13 @@
 package dev.quotaenforcer.client;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -62,9 +59,6 @@ public final class QuotaClient implements AutoCloseable {
                           FailurePolicy failurePolicy) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
     private final Options options;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
@@ -113,14 +107,8 @@ public final class QuotaClient implements AutoCloseable {
                         decidedByPolicy.incrementAndGet();
                     }
                 });
-        String json;
-        try {
-            json = JSON.writeValueAsString(Map.of("requestId", requestId, "apiKey", apiKey, "cost", cost, "timestamp", sentAt));
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write request " + requestId, e);
-        }
         ProducerRecord<String, byte[]> record =
-                new ProducerRecord<>(options.requestsTopic(), apiKey, json.getBytes(StandardCharsets.UTF_8));
+                RequestRecords.request(options.requestsTopic(), apiKey, cost, requestId, sentAt);
         record.headers().add(ReplyAddress.TOPIC_HEADER, options.replyTopic().getBytes(StandardCharsets.UTF_8));
         record.headers().add(ReplyAddress.PARTITION_HEADER, ByteBuffer.allocate(4).putInt(options.replyPartition()).array());
         record.headers().add(ReplyAddress.CORRELATION_HEADER, correlation);
@@ -140,7 +128,7 @@ public final class QuotaClient implements AutoCloseable {
     private GatewayDecision byPolicy(String apiKey, String requestId, long time) {
         boolean allowed = options.failurePolicy() == FailurePolicy.FAIL_OPEN;
         return new GatewayDecision(new Decision(requestId, apiKey, null, allowed, Reason.UNAVAILABLE, null, 0, 0, 0, 0, 0,
-                java.time.Instant.ofEpochMilli(time), Map.of()), true);
+                Instant.ofEpochMilli(time), Map.of()), true);
     }
 
     private void readReplies() {
@@ -152,15 +140,14 @@ public final class QuotaClient implements AutoCloseable {
                         continue;
                     }
                     CompletableFuture<GatewayDecision> answer = pending.get(HexFormat.of().formatHex(correlation.value()));
-                    if (answer != null) {
-                        answer.complete(new GatewayDecision(JSON.readValue(record.value(), Decision.class), false));
+                    Decision decision = RequestRecords.read(record.value(), Decision.class);
+                    if (answer != null && decision != null) {
+                        answer.complete(new GatewayDecision(decision, false));
                     }
                 }
             }
         } catch (WakeupException e) {
             // close() woke the poll: done.
-        } catch (IOException e) {
-            throw new IllegalStateException("unreadable decision on " + options.replyTopic(), e);
         } finally {
             consumer.close();
         }
