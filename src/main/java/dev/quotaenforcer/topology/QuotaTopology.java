@@ -4,21 +4,25 @@ import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.kstream.TimeWindows;
+import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -44,6 +48,9 @@ public final class QuotaTopology {
     /** Windowed store of usage per key and hour. */
     public static final String USAGE_STORE = "usage-by-hour";
     private static final String USAGE_REPARTITION = "usage";
+    private static final String PLAN_USAGE_REPARTITION = "plan-usage";
+    /** Store of usage per plan and hour. */
+    public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
     /** How late (in event time) a request may be and still count in its hour's usage. */
     static final Duration USAGE_GRACE = Duration.ofMinutes(10);
     private static final Duration USAGE_RETENTION = Duration.ofHours(1).plus(USAGE_GRACE);
@@ -155,15 +162,39 @@ public final class QuotaTopology {
      * empty on-disk window store makes Kafka Streams treat its tasks as corrupted on every restart.
      */
     private void buildUsage(KStream<String, Decided> decided) {
-        decided.filter((key, value) -> value.counted(), Named.as("counted-decision"))
+        KTable<Windowed<String>, KeyUsage> perKeyAndHour = decided
+                .filter((key, value) -> value.counted(), Named.as("counted-decision"))
                 .processValues(UsageDelta::new, Named.as("usage-delta"))
                 .groupByKey(Grouped.with(USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
                 .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
                 .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
                                 Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
-                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_SERDE))
-                .toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
+                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_SERDE));
+        perKeyAndHour.toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
                 .to(topics.usage().name(), topics.usage().produced());
+        buildPlanUsage(perKeyAndHour);
+    }
+
+    /**
+     * Per plan and hour, from the per-key figures: an update of a key's hour takes its previous
+     * figure out of the plan's and puts the new one in, so nothing is counted twice and a key that
+     * changed plan mid-hour moves with its whole hour. Keys leaving the window store take nothing out.
+     */
+    private void buildPlanUsage(KTable<Windowed<String>, KeyUsage> perKeyAndHour) {
+        perKeyAndHour.groupBy((window, usage) -> KeyValue.pair(usage.plan() + "@" + usage.hour(), usage),
+                        Grouped.with(PLAN_USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
+                .aggregate(() -> null,
+                        (plan, usage, total) -> orNone(total, usage).with(usage, 1),
+                        (plan, usage, total) -> orNone(total, usage).with(usage, -1),
+                        Named.as("plan-usage-by-hour"),
+                        Materialized.<String, PlanUsage>as(Stores.persistentKeyValueStore(PLAN_USAGE_STORE))
+                                .withKeySerde(Serdes.String()).withValueSerde(topics.planUsage().valueSerde()))
+                .toStream(Named.as("plan-usage-updates"))
+                .to(topics.planUsage().name(), topics.planUsage().produced());
+    }
+
+    private static PlanUsage orNone(PlanUsage total, KeyUsage usage) {
+        return total == null ? PlanUsage.none(usage.plan(), usage.hour()) : total;
     }
 
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {

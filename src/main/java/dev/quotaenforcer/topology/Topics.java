@@ -3,6 +3,7 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import java.util.List;
@@ -30,7 +31,8 @@ public record Topics(
         Topic<String, String> keyCatalog,
         Topic<String, Decision> replies,
         Topic<String, KeyUsage> usage,
-        Topic<String, Block> blocks) {
+        Topic<String, Block> blocks,
+        Topic<String, PlanUsage> planUsage) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -54,12 +56,14 @@ public record Topics(
                 new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()),
                 new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)),
                 new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE),
-                new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)));
+                new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)),
+                new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
     public List<String> names() {
         return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
-                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name(), blocks.name());
+                deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name(), blocks.name(),
+                planUsage.name());
     }
 }

@@ -4,6 +4,7 @@ import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -149,6 +150,15 @@ final class EnforcerDriver implements AutoCloseable {
         Map<String, KeyUsage> latest = new LinkedHashMap<>();
         driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
                 topology.topics().usage().valueSerde().deserializer()).readKeyValuesToList()
+                .forEach(kv -> latest.put(kv.key, kv.value));
+        return latest;
+    }
+
+    /** The latest usage record per plan and hour. */
+    Map<String, PlanUsage> planUsage() {
+        Map<String, PlanUsage> latest = new LinkedHashMap<>();
+        driver.createOutputTopic(topology.topics().planUsage().name(), Serdes.String().deserializer(),
+                topology.topics().planUsage().valueSerde().deserializer()).readKeyValuesToList()
                 .forEach(kv -> latest.put(kv.key, kv.value));
         return latest;
     }

@@ -4,6 +4,7 @@ import static dev.quotaenforcer.topology.EnforcerDriver.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
@@ -47,10 +48,36 @@ class UsageTest {
 
         Instant noon = Instant.parse("2026-11-30T12:00:00Z");
         Instant one = Instant.parse("2026-11-30T13:00:00Z");
-        assertEquals(new KeyUsage("k-1", "small", noon, 2, 1, 4, 2), usage.get("k-1@" + noon));
-        assertEquals(new KeyUsage("k-2", "small", noon, 1, 0, 1, 0), usage.get("k-2@" + noon));
-        assertEquals(new KeyUsage("k-1", "small", one, 1, 0, 3, 0), usage.get("k-1@" + one), "a new hour, a new count");
+        assertEquals(new KeyUsage("k-1", "small", noon, 2, 1, 4, 2, 1), usage.get("k-1@" + noon));
+        assertEquals(new KeyUsage("k-2", "small", noon, 1, 0, 1, 0, 0), usage.get("k-2@" + noon));
+        assertEquals(new KeyUsage("k-1", "small", one, 1, 0, 3, 0, 0), usage.get("k-1@" + one), "a new hour, a new count");
         assertEquals(3, usage.size());
+    }
+
+    @Test
+    void sumsEachPlanPerHourWithoutCountingAKeysUpdatesTwice() {
+        enforcer.send("k-1", "a", 2, at(10, 0));
+        enforcer.send("k-1", "b", 2, at(20, 0));
+        enforcer.send("k-1", "c", 2, at(30, 0));
+        enforcer.send("k-2", "d", 1, at(40, 0));
+
+        Instant noon = Instant.parse("2026-11-30T12:00:00Z");
+        assertEquals(new PlanUsage("small", noon, 2, 3, 1, 1), enforcer.planUsage().get("small@" + noon),
+                "two keys; k-1 ran out of its quota");
+    }
+
+    @Test
+    void aKeyMovedToAnotherPlanMovesItsHourWithIt() {
+        enforcer.plan("big", """
+                {"id": "big", "quota": {"name": "hourly", "limit": 500, "window": "PT1H"}}""");
+        enforcer.send("k-1", "a", at(10, 0));
+        enforcer.assign("k-1", "big");
+        enforcer.send("k-1", "b", at(20, 0));
+
+        Map<String, PlanUsage> plans = enforcer.planUsage();
+        Instant noon = Instant.parse("2026-11-30T12:00:00Z");
+        assertEquals(new PlanUsage("small", noon, 0, 0, 0, 0), plans.get("small@" + noon));
+        assertEquals(new PlanUsage("big", noon, 1, 2, 0, 0), plans.get("big@" + noon));
     }
 
     @Test
