@@ -37,12 +37,10 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
-    private final Path dataDir;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dataDir) {
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers) {
         this.server = server;
         this.bootstrapServers = bootstrapServers;
-        this.dataDir = dataDir;
     }
 
     /**
@@ -65,7 +63,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
         server.startup();
-        EmbeddedKafka kafka = new EmbeddedKafka(server, "localhost:" + port, dataDir);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, "localhost:" + port);
         try {
             kafka.awaitReady();
         } catch (RuntimeException e) {
@@ -86,10 +84,6 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     public String bootstrapServers() {
         return bootstrapServers;
-    }
-
-    public Path dataDir() {
-        return dataDir;
     }
 
     @Override
