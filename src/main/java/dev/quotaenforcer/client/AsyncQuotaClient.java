@@ -9,14 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,10 +31,9 @@ public final class AsyncQuotaClient implements AutoCloseable {
     private final String requestsTopic;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final CommittedReader<String> reader;
     private final Map<String, Block> blocks = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Thread reader;
 
     /**
      * @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer
@@ -51,17 +46,12 @@ public final class AsyncQuotaClient implements AutoCloseable {
         Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
-        Map<String, Object> consumerSettings = new HashMap<>(kafkaSettings);
-        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(consumerSettings, new StringDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic, Duration.ofSeconds(30)).stream()
-                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-        consumer.assign(partitions);
-        consumer.seekToBeginning(partitions);
-        this.reader = new Thread(this::readBlocks, "quota-client-blocks-" + blocksTopic);
-        reader.setDaemon(true);
-        reader.start();
+        this.reader = new CommittedReader<>(kafkaSettings, new StringDeserializer(), consumer -> {
+            List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic, Duration.ofSeconds(30)).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+        }, this::apply, "quota-client-blocks-" + blocksTopic);
     }
 
     /** Publishes a request event and returns at once; its decision is the enforcer's business. */
@@ -79,35 +69,20 @@ public final class AsyncQuotaClient implements AutoCloseable {
         return blockOf(apiKey).isPresent();
     }
 
-    private void readBlocks() {
-        try {
-            while (!closed.get()) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    Block block = record.value() == null ? null : RequestRecords.read(record.value(), Block.class);
-                    if (block == null) {
-                        blocks.remove(record.key());
-                    } else {
-                        blocks.put(record.key(), block);
-                    }
-                }
-            }
-        } catch (WakeupException e) {
-            // close() woke the poll: done.
-        } finally {
-            consumer.close();
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        Block block = record.value() == null ? null : RequestRecords.read(record.value(), Block.class);
+        if (block == null) {
+            blocks.remove(record.key());
+        } else {
+            blocks.put(record.key(), block);
         }
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            consumer.wakeup();
+            reader.close();
             producer.close();
-            try {
-                reader.join(Duration.ofSeconds(10).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -18,14 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -62,11 +59,10 @@ public final class QuotaClient implements AutoCloseable {
     private final Options options;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
-    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final CommittedReader<byte[]> replies;
     private final Map<String, CompletableFuture<GatewayDecision>> pending = new ConcurrentHashMap<>();
     private final AtomicLong decidedByPolicy = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final Thread replies;
 
     /** @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer */
     public QuotaClient(Map<String, Object> kafkaSettings, Options options, Clock clock) {
@@ -75,19 +71,13 @@ public final class QuotaClient implements AutoCloseable {
         Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
-        Map<String, Object> consumerSettings = new HashMap<>(kafkaSettings);
-        // Decisions are written in transactions: only committed ones count.
-        consumerSettings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        consumerSettings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        this.consumer = new KafkaConsumer<>(consumerSettings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         TopicPartition partition = new TopicPartition(options.replyTopic(), options.replyPartition());
-        consumer.assign(List.of(partition));
-        consumer.seekToEnd(List.of(partition));
-        // Resolve the position now, so no reply to a request sent from here on can be missed.
-        consumer.position(partition);
-        this.replies = new Thread(this::readReplies, "quota-client-replies-" + options.replyTopic());
-        replies.setDaemon(true);
-        replies.start();
+        this.replies = new CommittedReader<>(kafkaSettings, new ByteArrayDeserializer(), consumer -> {
+            consumer.assign(List.of(partition));
+            consumer.seekToEnd(List.of(partition));
+            // Resolve the position now, so no reply to a request sent from here on can be missed.
+            consumer.position(partition);
+        }, this::answer, "quota-client-replies-" + options.replyTopic());
     }
 
     /**
@@ -131,38 +121,23 @@ public final class QuotaClient implements AutoCloseable {
                 Instant.ofEpochMilli(time), Map.of()), true);
     }
 
-    private void readReplies() {
-        try {
-            while (!closed.get()) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    Header correlation = record.headers().lastHeader(ReplyAddress.CORRELATION_HEADER);
-                    if (correlation == null || record.value() == null) {
-                        continue;
-                    }
-                    CompletableFuture<GatewayDecision> answer = pending.get(HexFormat.of().formatHex(correlation.value()));
-                    Decision decision = RequestRecords.read(record.value(), Decision.class);
-                    if (answer != null && decision != null) {
-                        answer.complete(new GatewayDecision(decision, false));
-                    }
-                }
-            }
-        } catch (WakeupException e) {
-            // close() woke the poll: done.
-        } finally {
-            consumer.close();
+    private void answer(ConsumerRecord<byte[], byte[]> record) {
+        Header correlation = record.headers().lastHeader(ReplyAddress.CORRELATION_HEADER);
+        if (correlation == null || record.value() == null) {
+            return;
+        }
+        CompletableFuture<GatewayDecision> answer = pending.get(HexFormat.of().formatHex(correlation.value()));
+        Decision decision = RequestRecords.read(record.value(), Decision.class);
+        if (answer != null && decision != null) {
+            answer.complete(new GatewayDecision(decision, false));
         }
     }
 
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            consumer.wakeup();
+            replies.close();
             producer.close();
-            try {
-                replies.join(Duration.ofSeconds(10).toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }
