@@ -49,6 +49,21 @@ public final class QuotaEngine {
         return new Evaluation(plan, now, allowed, verdicts, binding(verdicts, allowed), new KeyState(now, idleFrom, slots));
     }
 
+    /**
+     * Where a key stands against every policy of its plan at {@code time} (never before its newest
+     * decided event), without deciding anything: used, remaining and reset per policy.
+     *
+     * @param state the key's stored state, or null for a key with none
+     */
+    public static List<PolicyStanding> standings(Plan plan, KeyState state, long time) {
+        long now = state == null ? time : Math.max(time, state.lastSeen());
+        List<PolicyStanding> standings = new ArrayList<>(plan.policies().size());
+        for (PlanPolicy policy : plan.policies()) {
+            standings.add(new PolicyStanding(policy, policy.limit().standing(stateOf(state, policy), now)));
+        }
+        return standings;
+    }
+
     private static PolicyState stateOf(KeyState state, PlanPolicy policy) {
         return state == null ? null : state.stateOf(policy.tag());
     }

@@ -50,6 +50,11 @@ public record LimitPolicy(String name, Algorithm algorithm, long limit, long win
         return algorithm.limiter().advanceTo(this, state, time);
     }
 
+    /** Where {@code state} stands at {@code time} with nothing arriving in between; null state is a fresh one. */
+    public Standing standing(PolicyState state, long time) {
+        return algorithm.limiter().standing(this, state, time);
+    }
+
     /** The time from which {@code state} is indistinguishable from no state at all. */
     public long idleFrom(PolicyState state) {
         return algorithm.limiter().idleTime(this, state);

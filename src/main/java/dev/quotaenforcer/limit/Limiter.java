@@ -65,6 +65,14 @@ abstract class Limiter<S extends PolicyState> {
         return advance(policy, known, Math.max(time, known.updatedAt()));
     }
 
+    /** Where {@code previous} (null for none) stands at {@code time}, without deciding anything. */
+    final Standing standing(LimitPolicy policy, PolicyState previous, long time) {
+        S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
+        long now = known == null ? time : Math.max(time, known.updatedAt());
+        S current = known == null ? fresh(policy, now) : advance(policy, known, now);
+        return new Standing(policy.limit(), remaining(policy, current, now), seconds(resetMs(policy, current, now)));
+    }
+
     final Outcome decide(LimitPolicy policy, PolicyState previous, long eventTime, long cost) {
         S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
         long now = known == null ? eventTime : Math.max(eventTime, known.updatedAt());

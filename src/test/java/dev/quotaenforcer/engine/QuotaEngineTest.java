@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.limit.RefillRate;
+import dev.quotaenforcer.limit.Standing;
 import dev.quotaenforcer.limit.Verdict;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanPolicy;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -105,6 +107,48 @@ class QuotaEngineTest {
             assertEquals(evaluation.state().lastSeen(), decoded.lastSeen());
             state = decoded;
         }
+    }
+
+    @ParameterizedTest
+    @MethodSource("seeds")
+    void standingAfterAnAllowedRequestIsWhatItsVerdictsLeft(long seed) {
+        Random random = new Random(seed);
+        Plan plan = randomPlan(random);
+        KeyState state = null;
+        long time = 1_764_504_000_000L;
+        for (int i = 0; i < 200; i++) {
+            time += random.nextInt(600);
+            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
+            state = evaluation.state();
+            List<PolicyStanding> standings = QuotaEngine.standings(plan, state, evaluation.decidedAt());
+            for (int p = 0; p < plan.policies().size(); p++) {
+                Verdict verdict = evaluation.verdicts().get(p).verdict();
+                if (evaluation.allowed() || !verdict.allowed()) {
+                    assertEquals(verdict.remaining(), standings.get(p).standing().remaining(), "seed " + seed + " request " + i);
+                    assertEquals(verdict.resetSeconds(), standings.get(p).standing().resetSeconds(), "seed " + seed + " request " + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void standingOfAnHourlyQuotaCountsWhatWasAllowedUntilTheHourEnds() {
+        PlanPolicy hourly = new PlanPolicy(LimitPolicy.window("hourly", Algorithm.FIXED_WINDOW, 1000, Duration.ofHours(1)),
+                PolicyKind.QUOTA);
+        Plan plan = new Plan("pro", List.of(hourly));
+        long hour = 1_764_504_000_000L;
+        assertEquals(new Standing(1000, 1000, 3600), QuotaEngine.standings(plan, null, hour + 5).get(0).standing());
+
+        KeyState state = null;
+        for (int i = 0; i < 3; i++) {
+            state = QuotaEngine.evaluate(plan, state, hour + 60_000, 5).state();
+        }
+        Standing midHour = QuotaEngine.standings(plan, state, hour + 1_800_000).get(0).standing();
+        assertEquals(15, midHour.used());
+        assertEquals(985, midHour.remaining());
+        assertEquals(1800, midHour.resetSeconds());
+        assertEquals(0, QuotaEngine.standings(plan, state, hour + 3_600_000).get(0).standing().used(),
+                "a new hour starts with the whole quota");
     }
 
     /** What a gateway sees of each policy; the denial-run flag may differ by design. */
