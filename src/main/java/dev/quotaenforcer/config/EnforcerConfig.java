@@ -56,6 +56,18 @@ public final class EnforcerConfig extends AbstractConfig {
             + "original value (header dlq.truncated says when they were cut), so an oversize record cannot "
             + "itself be rejected by the broker.";
 
+    public static final String HTTP_PORT_CONFIG = "quota.http.port";
+    private static final String HTTP_PORT_DOC = "Port of the operator HTTP API and dashboard: 0 picks a free port, -1 "
+            + "serves none (the instance then cannot answer other instances' usage queries either).";
+
+    public static final String HTTP_BIND_ADDRESS_CONFIG = "quota.http.bind.address";
+    private static final String HTTP_BIND_ADDRESS_DOC = "Address the HTTP API listens on.";
+
+    public static final String HTTP_ADVERTISED_HOST_CONFIG = "quota.http.advertised.host";
+    private static final String HTTP_ADVERTISED_HOST_DOC = "Host name other instances reach this one's HTTP API at; "
+            + "with the HTTP port it becomes Kafka Streams' application.server (unless that is set), which routes a "
+            + "usage query for a key to the instance that owns it. Set it when instances run on several hosts.";
+
     /** Prefix of the enforcer's own settings; any other key belongs to Kafka Streams or its clients. */
     private static final String OWN_PREFIX = "quota.";
 
@@ -74,7 +86,12 @@ public final class EnforcerConfig extends AbstractConfig {
                     EXPIRY_INTERVAL_MS_DOC)
             .define(EXPIRY_GRACE_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW, EXPIRY_GRACE_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
-                    Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC);
+                    Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC)
+            .define(HTTP_PORT_CONFIG, Type.INT, 8080, Range.between(-1, 65535), Importance.MEDIUM, HTTP_PORT_DOC)
+            .define(HTTP_BIND_ADDRESS_CONFIG, Type.STRING, "0.0.0.0", new ConfigDef.NonEmptyString(), Importance.LOW,
+                    HTTP_BIND_ADDRESS_DOC)
+            .define(HTTP_ADVERTISED_HOST_CONFIG, Type.STRING, "localhost", new ConfigDef.NonEmptyString(),
+                    Importance.MEDIUM, HTTP_ADVERTISED_HOST_DOC);
 
     private final Map<String, Object> originals;
 
@@ -138,6 +155,19 @@ public final class EnforcerConfig extends AbstractConfig {
 
     public int deadLetterMaxBytes() {
         return getInt(DEAD_LETTER_MAX_BYTES_CONFIG);
+    }
+
+    /** The HTTP API's port: 0 for any free one, -1 for none. */
+    public int httpPort() {
+        return getInt(HTTP_PORT_CONFIG);
+    }
+
+    public String httpBindAddress() {
+        return getString(HTTP_BIND_ADDRESS_CONFIG);
+    }
+
+    public String httpAdvertisedHost() {
+        return getString(HTTP_ADVERTISED_HOST_CONFIG);
     }
 
     /**

@@ -3,14 +3,25 @@ package dev.quotaenforcer.runtime;
 import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.http.OperatorServer;
 import dev.quotaenforcer.topology.DecisionStats;
 import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.StringJoiner;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -24,6 +35,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -40,7 +52,10 @@ public final class Enforcer implements AutoCloseable {
     private static final Duration REPORT_INTERVAL = Duration.ofMinutes(1);
 
     private final KafkaStreams streams;
-    private final DecisionStats stats = new DecisionStats();
+    private final PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final DecisionStats stats = new DecisionStats(metrics, Clock.systemUTC());
+    private final OperatorServer operatorServer;
+    private final KafkaStreamsMetrics streamsMetrics;
     private final CountDownLatch running = new CountDownLatch(1);
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final ScheduledExecutorService reporter;
@@ -51,7 +66,27 @@ public final class Enforcer implements AutoCloseable {
     private Enforcer(EnforcerConfig config, String describe, Map<String, Object> settings) {
         this.describe = describe;
         this.replyTopics = new ReplyTopics(settings, config.topicPrefix());
-        this.streams = new KafkaStreams(new QuotaTopology(config, stats, replyTopics).build(), config.streamsProperties());
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmGcMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        new UptimeMetrics().bindTo(metrics);
+        // The HTTP API starts first: its port, when picked freely, is part of Kafka Streams' application.server.
+        this.operatorServer = config.httpPort() < 0 ? null : OperatorServer.start(config.httpBindAddress(),
+                config.httpPort(), metrics, Clock.systemUTC(), config.defaultPlan());
+        Properties properties = config.streamsProperties();
+        if (operatorServer != null && !properties.containsKey(StreamsConfig.APPLICATION_SERVER_CONFIG)) {
+            properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpAdvertisedHost() + ":" + operatorServer.port());
+        }
+        this.streams = new KafkaStreams(new QuotaTopology(config, stats, replyTopics).build(), properties);
+        this.streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(metrics);
+        if (operatorServer != null) {
+            operatorServer.attach(streams, HostInfo.buildFromEndpoint((String) properties.get(StreamsConfig.APPLICATION_SERVER_CONFIG)),
+                    ClientSettings.forConsumer(settings), Topics.withPrefix(config.topicPrefix()));
+            LOG.info("Operator API and dashboard on http://{}:{}/ (application.server {})", config.httpBindAddress(),
+                    operatorServer.port(), properties.get(StreamsConfig.APPLICATION_SERVER_CONFIG));
+        }
         this.reporter = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "quota-enforcer-report");
             thread.setDaemon(true);
@@ -155,6 +190,11 @@ public final class Enforcer implements AutoCloseable {
         return stats;
     }
 
+    /** The port of this instance's HTTP API, or -1 when it serves none. */
+    public int httpPort() {
+        return operatorServer == null ? -1 : operatorServer.port();
+    }
+
     private void report() {
         Map<Reason, Long> now = stats.decisions();
         long total = 0;
@@ -176,7 +216,15 @@ public final class Enforcer implements AutoCloseable {
     @Override
     public void close() {
         reporter.shutdownNow();
+        if (operatorServer != null) {
+            try {
+                operatorServer.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+        streamsMetrics.close();
         replyTopics.close();
         stopped.countDown();
     }

@@ -1,38 +1,87 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.Reason;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.ConcurrentHashMap;
 
-/** Running counts of decisions by reason and of dead letters, shared by every stream thread. */
+/**
+ * The topology's own meters, shared by every stream thread: decisions by plan and reason,
+ * quota-exceeded events, dead letters, and the decision lag (from the request record's timestamp
+ * to the decision being produced; the transaction that publishes it commits up to one commit
+ * interval later).
+ */
 public final class DecisionStats {
 
-    private final Map<Reason, LongAdder> decisions = new EnumMap<>(Reason.class);
-    private final LongAdder deadLetters = new LongAdder();
+    /** Tag value for decisions made before any plan was known (unknown key, invalid request). */
+    static final String NO_PLAN = "none";
 
+    private final MeterRegistry registry;
+    private final Clock clock;
+    private final Timer lag;
+    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    private final Map<String, Counter> exceeded = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+
+    /** Meters in a registry of their own, lag measured on the system clock. */
     public DecisionStats() {
-        for (Reason reason : Reason.values()) {
-            decisions.put(reason, new LongAdder());
-        }
+        this(new SimpleMeterRegistry(), Clock.systemUTC());
     }
 
-    void decided(Reason reason) {
-        decisions.get(reason).increment();
+    public DecisionStats(MeterRegistry registry, Clock clock) {
+        this.registry = registry;
+        this.clock = clock;
+        this.lag = Timer.builder("quota.decision.lag")
+                .description("From the request record's timestamp to its decision being produced")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(1))
+                .register(registry);
     }
 
-    void deadLettered() {
-        deadLetters.increment();
+    void decided(Decision decision, long requestTimestamp) {
+        String plan = decision.plan() == null ? NO_PLAN : decision.plan();
+        decisions.computeIfAbsent(plan + '\u0000' + decision.reason(), name -> Counter.builder("quota.decisions")
+                .description("Decisions made, by plan and reason")
+                .tag("plan", plan).tag("reason", decision.reason().name())
+                .register(registry)).increment();
+        lag.record(Duration.ofMillis(Math.max(0, clock.millis() - requestTimestamp)));
     }
 
-    /** Decisions so far, by reason. */
+    void exceeded(QuotaExceeded event) {
+        exceeded.computeIfAbsent(event.plan() + '\u0000' + event.policy(), name -> Counter.builder("quota.exceeded.events")
+                .description("Quota-exceeded events published: a run of denials started")
+                .tag("plan", event.plan()).tag("policy", event.policy()).tag("kind", event.kind().name())
+                .register(registry)).increment();
+    }
+
+    void deadLettered(String source) {
+        deadLetters.computeIfAbsent(source, name -> Counter.builder("quota.dead.letters")
+                .description("Records sent to the dead-letter topic, by the input they came from")
+                .tag("source", source)
+                .register(registry)).increment();
+    }
+
+    /** Decisions so far, by reason, over every plan. */
     public Map<Reason, Long> decisions() {
         Map<Reason, Long> counts = new EnumMap<>(Reason.class);
-        decisions.forEach((reason, count) -> counts.put(reason, count.sum()));
+        for (Reason reason : Reason.values()) {
+            counts.put(reason, 0L);
+        }
+        registry.find("quota.decisions").counters().forEach(counter -> counts.merge(
+                Reason.valueOf(counter.getId().getTag("reason")), (long) counter.count(), Long::sum));
         return counts;
     }
 
     public long deadLetters() {
-        return deadLetters.sum();
+        return (long) registry.find("quota.dead.letters").counters().stream().mapToDouble(Counter::count).sum();
     }
 }

@@ -18,6 +18,11 @@ public final class JsonSerde<T> implements Serde<T> {
 
     private final Class<T> type;
 
+    /** The mapper the enforcer's records are written with, for other places that write them as JSON. */
+    public static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
     public JsonSerde(Class<T> type) {
         this.type = type;
     }

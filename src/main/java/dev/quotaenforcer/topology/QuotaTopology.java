@@ -133,6 +133,7 @@ public final class QuotaTopology {
         KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
+                .peek((key, event) -> stats.exceeded(event), Named.as("count-exceeded"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
         buildUsage(decided);
         decided.filter((key, value) -> value.block() != null, Named.as("block-started"))
@@ -147,7 +148,7 @@ public final class QuotaTopology {
                         Named.as("invalid-request-decision"));
 
         KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
-                .peek((key, value) -> stats.decided(value.decision().reason()), Named.as("count-decision"));
+                .processValues(() -> new DecisionCounter(stats), Named.as("count-decision"));
         allDecisions.mapValues(Decided::decision, Named.as("decision"))
                 .to(topics.decisions().name(), topics.decisions().produced());
         allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
@@ -200,7 +201,7 @@ public final class QuotaTopology {
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {
         int maxBytes = config.deadLetterMaxBytes();
         rejections.process(() -> new DeadLetterWriter<K>(maxBytes), Named.as(name + "-dead-letter"))
-                .peek((key, value) -> stats.deadLettered(), Named.as(name + "-count-dead-letter"))
+                .peek((key, value) -> stats.deadLettered(name), Named.as(name + "-count-dead-letter"))
                 .to(topics.deadLetter().name(), topics.deadLetter().produced());
     }
 }

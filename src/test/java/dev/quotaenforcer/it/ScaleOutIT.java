@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,11 +21,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.TaskMetadata;
-import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,15 +50,8 @@ class ScaleOutIT {
         }
 
         try (Enforcer a = cluster.startEnforcer("a", dirA); Enforcer b = cluster.startEnforcer("b", dirB)) {
+            cluster.awaitRequestPartitionsSplit(a, b, PARTITIONS);
             String requests = cluster.topics().requests().name();
-            TestCluster.awaitCondition("both instances running with the requests partitions split between them", () -> {
-                Set<TopicPartition> ofA = activeRequestPartitions(a, requests);
-                Set<TopicPartition> ofB = activeRequestPartitions(b, requests);
-                Set<TopicPartition> all = new HashSet<>(ofA);
-                all.addAll(ofB);
-                return a.streams().state() == KafkaStreams.State.RUNNING && b.streams().state() == KafkaStreams.State.RUNNING
-                        && !ofA.isEmpty() && !ofB.isEmpty() && all.size() == PARTITIONS && ofA.size() + ofB.size() == PARTITIONS;
-            }, Duration.ofSeconds(60));
             for (String key : keys) {
                 TestCluster.awaitAssignment(a, key, "metered");
                 TestCluster.awaitAssignment(b, key, "metered");
@@ -121,16 +109,6 @@ class ScaleOutIT {
             assertFalse(a.failed());
             assertFalse(b.failed());
         }
-    }
-
-    private static Set<TopicPartition> activeRequestPartitions(Enforcer enforcer, String topic) {
-        Set<TopicPartition> partitions = new HashSet<>();
-        for (ThreadMetadata thread : enforcer.streams().metadataForLocalThreads()) {
-            for (TaskMetadata task : thread.activeTasks()) {
-                task.topicPartitions().stream().filter(p -> p.topic().equals(topic)).forEach(partitions::add);
-            }
-        }
-        return partitions;
     }
 
     private static long decided(Enforcer enforcer) {

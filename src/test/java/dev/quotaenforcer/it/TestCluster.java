@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -33,7 +35,10 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TaskMetadata;
+import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -87,6 +92,8 @@ public final class TestCluster {
         settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
         settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, prefix);
+        // Several instances run at once in one JVM: each takes a free port for its HTTP API.
+        settings.put(EnforcerConfig.HTTP_PORT_CONFIG, 0);
         return settings;
     }
 
@@ -170,6 +177,28 @@ public final class TestCluster {
      * plan. The enforcer fills its catalogs from the api-keys and plans topics after it starts, not in
      * lockstep with the requests, so a request sent before this may be decided UNKNOWN_API_KEY.
      */
+    /** Waits until both instances run and split the requests partitions between them, each owning some. */
+    public void awaitRequestPartitionsSplit(Enforcer a, Enforcer b, int partitions) throws InterruptedException {
+        awaitCondition("both instances running with the requests partitions split between them", () -> {
+            Set<TopicPartition> ofA = activeRequestPartitions(a);
+            Set<TopicPartition> ofB = activeRequestPartitions(b);
+            Set<TopicPartition> all = new HashSet<>(ofA);
+            all.addAll(ofB);
+            return a.streams().state() == KafkaStreams.State.RUNNING && b.streams().state() == KafkaStreams.State.RUNNING
+                    && !ofA.isEmpty() && !ofB.isEmpty() && all.size() == partitions && ofA.size() + ofB.size() == partitions;
+        }, Duration.ofSeconds(60));
+    }
+
+    private Set<TopicPartition> activeRequestPartitions(Enforcer enforcer) {
+        Set<TopicPartition> partitions = new HashSet<>();
+        for (ThreadMetadata thread : enforcer.streams().metadataForLocalThreads()) {
+            for (TaskMetadata task : thread.activeTasks()) {
+                task.topicPartitions().stream().filter(p -> p.topic().equals(topics.requests().name())).forEach(partitions::add);
+            }
+        }
+        return partitions;
+    }
+
     public static void awaitAssignment(Enforcer enforcer, String apiKey, String plan) throws InterruptedException {
         awaitCondition(apiKey + " assigned to " + plan + " in the enforcer's catalogs", () -> enforcer.inForce(apiKey, plan),
                 DEFAULT_WAIT);

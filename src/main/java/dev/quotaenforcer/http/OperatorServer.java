@@ -1,0 +1,398 @@
+package dev.quotaenforcer.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quotaenforcer.engine.PolicyStanding;
+import dev.quotaenforcer.event.PlanUsage;
+import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.topology.JsonSerde;
+import dev.quotaenforcer.topology.QuotaTopology;
+import dev.quotaenforcer.topology.Topics;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The operator HTTP API and dashboard every instance serves: usage per key (answered by the
+ * instance that owns the key, whichever instance is asked), plans and their hourly usage, recent
+ * quota-exceeded events, health from the Kafka Streams state, and Prometheus metrics.
+ */
+public final class OperatorServer implements AutoCloseable {
+
+    private static final ObjectMapper JSON = JsonSerde.mapper();
+    private static final String PROBLEM_JSON = "application/problem+json";
+    private static final int DEFAULT_TOP_KEYS = 20;
+    private static final int MAX_LIST = 1000;
+
+    private final Javalin server;
+    private final PrometheusMeterRegistry metrics;
+    private final Clock clock;
+    private final String defaultPlan;
+    private final byte[] dashboard;
+    private volatile Attached attached;
+
+    /** What answers once Kafka Streams exists: it needs this server's port first, as its application.server. */
+    private record Attached(KafkaStreams streams, LocalStores stores, InstanceRouter router, RecentExceeded exceeded) {
+    }
+
+    private OperatorServer(String bindAddress, int port, PrometheusMeterRegistry metrics, Clock clock, String defaultPlan) {
+        this.metrics = metrics;
+        this.clock = clock;
+        this.defaultPlan = defaultPlan;
+        this.dashboard = resource("/dashboard/index.html");
+        this.server = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.jetty.host = bindAddress;
+            config.jetty.port = port;
+            config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8").result(dashboard));
+            config.routes.get("/health", this::health);
+            config.routes.get("/health/live", ctx -> ctx.status(isLive() ? 200 : 503).result(streamsState()));
+            config.routes.get("/health/ready", ctx -> ctx.status(isReady() ? 200 : 503).result(streamsState()));
+            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                    .result(metrics.scrape()));
+            config.routes.get("/usage/{apiKey}", this::keyUsage);
+            config.routes.get("/plans", this::plans);
+            config.routes.get("/plans/{plan}/usage", this::planUsage);
+            config.routes.get("/exceeded", this::exceeded);
+            config.routes.get("/internal/plan-usage/{plan}", this::localPlanUsage);
+            config.routes.get("/internal/top-keys/{plan}", this::localTopKeys);
+            config.routes.exception(BadRequest.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
+            config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> unavailable(ctx,
+                    "state is moving between instances or restoring: " + e.getMessage()));
+        });
+        server.start();
+    }
+
+    /**
+     * Starts serving on {@code port} (0: any free port); the usage endpoints answer 503 until
+     * {@link #attach} hands over the running application.
+     */
+    public static OperatorServer start(String bindAddress, int port, PrometheusMeterRegistry metrics, Clock clock,
+                                       String defaultPlan) {
+        return new OperatorServer(bindAddress, port, metrics, clock, defaultPlan);
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    /**
+     * Serves the application's stores from now on.
+     *
+     * @param self           this instance's application.server, as other instances see it
+     * @param clientSettings settings of a plain consumer of the cluster (for recent quota-exceeded events)
+     */
+    public void attach(KafkaStreams streams, HostInfo self, Map<String, Object> clientSettings,
+                       Topics topics) {
+        attached = new Attached(streams, new LocalStores(streams, defaultPlan), new InstanceRouter(streams, self),
+                new RecentExceeded(clientSettings, topics.exceeded(), MAX_LIST));
+    }
+
+    private void health(Context ctx) throws IOException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("status", isReady() ? "UP" : isLive() ? "STARTING" : "DOWN");
+        body.put("live", isLive());
+        body.put("ready", isReady());
+        body.put("streams", streamsState());
+        json(ctx.status(isReady() ? 200 : 503), body);
+    }
+
+    private String streamsState() {
+        Attached now = attached;
+        return now == null ? "NOT_STARTED" : now.streams().state().name();
+    }
+
+    /** Live while Kafka Streams can still get to RUNNING: not failed, not shut down. */
+    private boolean isLive() {
+        Attached now = attached;
+        if (now == null) {
+            return true;
+        }
+        KafkaStreams.State state = now.streams().state();
+        return state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING
+                && state != KafkaStreams.State.PENDING_ERROR && state != KafkaStreams.State.PENDING_SHUTDOWN;
+    }
+
+    private boolean isReady() {
+        Attached now = attached;
+        return now != null && now.streams().state() == KafkaStreams.State.RUNNING;
+    }
+
+    private Attached ready(Context ctx) {
+        Attached now = attached;
+        if (now == null) {
+            unavailable(ctx, "the enforcer is starting");
+        }
+        return now;
+    }
+
+    private void keyUsage(Context ctx) throws IOException, InterruptedException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        String apiKey = ctx.pathParam("apiKey");
+        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.STATE_STORE, apiKey);
+        if (owner == null) {
+            unavailable(ctx, "no instance owns key " + apiKey + " at the moment (starting or rebalancing)");
+            return;
+        }
+        if (!owner.local()) {
+            forward(ctx, app, owner.host());
+            return;
+        }
+        String planId = app.stores().planOf(apiKey);
+        if (planId == null) {
+            problem(ctx, 404, "API key " + apiKey + " is assigned to no plan and there is no default plan");
+            return;
+        }
+        Plan plan = app.stores().plan(planId);
+        if (plan == null) {
+            problem(ctx, 404, "API key " + apiKey + " is assigned to plan " + planId + ", which is not in the catalog");
+            return;
+        }
+        Instant at = instant(ctx, "at", clock.instant());
+        List<KeyUsageView.PolicyView> policies = new ArrayList<>();
+        for (PolicyStanding standing : app.stores().standings(apiKey, plan, at, owner.partition())) {
+            policies.add(KeyUsageView.PolicyView.of(standing));
+        }
+        json(ctx, new KeyUsageView(apiKey, planId, at, app.router().self(), policies,
+                app.stores().keyUsage(apiKey, hourOf(at), owner.partition())));
+    }
+
+    private void plans(Context ctx) throws IOException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode plans = body.putArray("plans");
+        for (byte[] plan : app.stores().planJson().values()) {
+            plans.add(JSON.readTree(plan));
+        }
+        json(ctx, body);
+    }
+
+    private void planUsage(Context ctx) throws IOException, InterruptedException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        String planId = ctx.pathParam("plan");
+        Plan plan = app.stores().plan(planId);
+        if (plan == null) {
+            problem(ctx, 404, "plan " + planId + " is not in the catalog");
+            return;
+        }
+        Instant at = instant(ctx, "at", clock.instant());
+        Instant hour = hourOf(instant(ctx, "hour", at));
+        int limit = count(ctx, "limit", DEFAULT_TOP_KEYS);
+        List<String> unreachable = new ArrayList<>();
+
+        PlanUsage usage = PlanUsage.none(planId, hour);
+        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
+                LocalStores.planUsageKey(planId, hour));
+        if (owner == null) {
+            unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
+            return;
+        }
+        String query = "?hour=" + hour + "&at=" + at + "&limit=" + limit;
+        if (owner.local()) {
+            PlanUsage local = app.stores().planUsage(planId, hour, owner.partition());
+            usage = local == null ? usage : local;
+        } else {
+            PlanUsage remote = ask(app, owner.host(), "/internal/plan-usage/" + encode(planId) + query, PlanUsage.class,
+                    unreachable);
+            usage = remote == null ? usage : remote;
+        }
+
+        List<TopKey> topKeys = new ArrayList<>(app.stores().topKeys(plan, hour, at, limit));
+        for (HostInfo other : app.router().others(QuotaTopology.USAGE_STORE)) {
+            TopKey[] theirs = ask(app, other, "/internal/top-keys/" + encode(planId) + query, TopKey[].class, unreachable);
+            if (theirs != null) {
+                topKeys.addAll(List.of(theirs));
+            }
+        }
+        topKeys.sort(TopKey.NEAREST_TO_QUOTA);
+        json(ctx, new PlanUsageView(planId, hour, usage, topKeys.size() > limit ? topKeys.subList(0, limit) : topKeys,
+                unreachable));
+    }
+
+    private void localPlanUsage(Context ctx) throws IOException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        String planId = ctx.pathParam("plan");
+        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
+                LocalStores.planUsageKey(planId, hour));
+        if (owner == null || !owner.local()) {
+            unavailable(ctx, "the usage of plan " + planId + " is no longer owned here");
+            return;
+        }
+        PlanUsage usage = app.stores().planUsage(planId, hour, owner.partition());
+        json(ctx, usage == null ? PlanUsage.none(planId, hour) : usage);
+    }
+
+    private void localTopKeys(Context ctx) throws IOException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        String planId = ctx.pathParam("plan");
+        Plan plan = app.stores().plan(planId);
+        if (plan == null) {
+            problem(ctx, 404, "plan " + planId + " is not in this instance's catalog yet");
+            return;
+        }
+        Instant at = instant(ctx, "at", clock.instant());
+        json(ctx, app.stores().topKeys(plan, hourOf(instant(ctx, "hour", at)), at, count(ctx, "limit", DEFAULT_TOP_KEYS)));
+    }
+
+    private void exceeded(Context ctx) throws IOException {
+        Attached app = ready(ctx);
+        if (app == null) {
+            return;
+        }
+        json(ctx, Map.of("events", app.exceeded().latest(count(ctx, "limit", 50))));
+    }
+
+    /** Relays another instance's answer to the same request; a request already forwarded is not sent on. */
+    private void forward(Context ctx, Attached app, HostInfo owner) throws IOException, InterruptedException {
+        if (ctx.header(InstanceRouter.FORWARDED_HEADER) != null) {
+            unavailable(ctx, "ownership moved while the request was forwarded");
+            return;
+        }
+        String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
+        HttpResponse<byte[]> answer;
+        try {
+            answer = app.router().get(owner, ctx.path() + query);
+        } catch (IOException e) {
+            unavailable(ctx, "instance " + InstanceRouter.name(owner) + " owns the key but did not answer: " + e);
+            return;
+        }
+        ctx.status(answer.statusCode())
+                .contentType(answer.headers().firstValue("Content-Type").orElse("application/json"))
+                .result(answer.body());
+    }
+
+    /** Another instance's JSON answer, or null (the instance noted as unreachable) when it gave none. */
+    private static <T> T ask(Attached app, HostInfo host, String pathAndQuery, Class<T> type, List<String> unreachable)
+            throws InterruptedException {
+        try {
+            HttpResponse<byte[]> answer = app.router().get(host, pathAndQuery);
+            if (answer.statusCode() == 200) {
+                return JSON.readValue(answer.body(), type);
+            }
+            unreachable.add(InstanceRouter.name(host) + " (HTTP " + answer.statusCode() + ")");
+        } catch (IOException e) {
+            unreachable.add(InstanceRouter.name(host) + " (" + e + ")");
+        }
+        return null;
+    }
+
+    private static Instant hourOf(Instant time) {
+        return time.truncatedTo(ChronoUnit.HOURS);
+    }
+
+    private static Instant instant(Context ctx, String parameter, Instant otherwise) {
+        String value = ctx.queryParam(parameter);
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            return Instant.parse(value);
+        } catch (DateTimeParseException e) {
+            throw new BadRequest("query parameter " + parameter + "=" + value + " is not an ISO-8601 instant "
+                    + "such as 2026-11-30T10:00:00Z");
+        }
+    }
+
+    private static int count(Context ctx, String parameter, int otherwise) {
+        String value = ctx.queryParam(parameter);
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            int count = Integer.parseInt(value);
+            if (count >= 1 && count <= MAX_LIST) {
+                return count;
+            }
+        } catch (NumberFormatException e) {
+            // Answered below, as for a number out of range.
+        }
+        throw new BadRequest("query parameter " + parameter + "=" + value + " must be a whole number from 1 to " + MAX_LIST);
+    }
+
+    private static String encode(String pathSegment) {
+        return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    private static void json(Context ctx, Object body) throws IOException {
+        ctx.contentType("application/json").result(JSON.writeValueAsBytes(body));
+    }
+
+    private static void unavailable(Context ctx, String detail) {
+        ctx.header("Retry-After", "1");
+        problem(ctx, 503, detail);
+    }
+
+    /** An RFC 9457 problem answer. */
+    private static void problem(Context ctx, int status, String detail) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("type", "about:blank");
+        body.put("title", status == 400 ? "Bad request" : status == 404 ? "Not found" : "Service unavailable");
+        body.put("status", status);
+        body.put("detail", detail);
+        try {
+            ctx.status(status).contentType(PROBLEM_JSON).result(JSON.writeValueAsBytes(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] resource(String path) {
+        try (InputStream in = OperatorServer.class.getResourceAsStream(path)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + path);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A request the API cannot answer as asked; the message says which parameter and why. */
+    private static final class BadRequest extends RuntimeException {
+        BadRequest(String message) {
+            super(message);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        server.stop();
+        Attached now = attached;
+        if (now != null) {
+            now.exceeded().close();
+        }
+    }
+}
