@@ -201,8 +201,8 @@ public final class OperatorServer implements AutoCloseable {
             problem(ctx, 404, "plan " + planId + " is not in the catalog");
             return;
         }
-        Instant at = instant(ctx, "at", clock.instant());
-        Instant hour = hourOf(instant(ctx, "hour", at));
+        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        Instant at = instant(ctx, "at", latestIn(hour));
         int limit = count(ctx, "limit", DEFAULT_TOP_KEYS);
         List<String> unreachable = new ArrayList<>();
 
@@ -263,8 +263,8 @@ public final class OperatorServer implements AutoCloseable {
             problem(ctx, 404, "plan " + planId + " is not in this instance's catalog yet");
             return;
         }
-        Instant at = instant(ctx, "at", clock.instant());
-        json(ctx, app.stores().topKeys(plan, hourOf(instant(ctx, "hour", at)), at, count(ctx, "limit", DEFAULT_TOP_KEYS)));
+        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        json(ctx, app.stores().topKeys(plan, hour, instant(ctx, "at", latestIn(hour)), count(ctx, "limit", DEFAULT_TOP_KEYS)));
     }
 
     private void exceeded(Context ctx) throws IOException {
@@ -307,6 +307,13 @@ public final class OperatorServer implements AutoCloseable {
             unreachable.add(InstanceRouter.name(host) + " (" + e + ")");
         }
         return null;
+    }
+
+    /** Now, if now lies in the hour; else the hour's last millisecond (a past hour is shown as it ended). */
+    private Instant latestIn(Instant hour) {
+        Instant now = clock.instant();
+        Instant end = hour.plus(1, ChronoUnit.HOURS);
+        return now.isBefore(end) && !now.isBefore(hour) ? now : end.minusMillis(1);
     }
 
     private static Instant hourOf(Instant time) {

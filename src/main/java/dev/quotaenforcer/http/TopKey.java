@@ -5,7 +5,8 @@ import java.util.Comparator;
 
 /**
  * One key of a plan in an hour: what it was allowed and denied, and how much of its quota policy
- * it has used now (quotaLimit 0 when the plan has no quota policy).
+ * it has used at the moment asked about: now, or the end of a past hour (quotaLimit 0 when the plan
+ * has no quota policy).
  */
 @JsonPropertyOrder({"apiKey", "allowed", "denied", "allowedCost", "quotaDenied", "quotaUsed", "quotaLimit", "quotaShare"})
 public record TopKey(String apiKey, long allowed, long denied, long allowedCost, long quotaDenied, long quotaUsed,
