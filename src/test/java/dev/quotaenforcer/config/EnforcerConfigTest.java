@@ -160,6 +160,9 @@ class EnforcerConfigTest {
             quota.request.max.bytes,     16777217
             quota.dead.letter.max.bytes, -1
             quota.topic.prefix,          ''
+            quota.http.port,             -2
+            quota.http.port,             65536
+            quota.http.advertised.host,  ''
             """)
     void rejectsBadValueNamingSettingAndValue(String setting, String value) {
         ConfigException e = assertThrows(ConfigException.class, () -> new EnforcerConfig(Map.of(setting, value)));

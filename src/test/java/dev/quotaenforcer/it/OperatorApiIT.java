@@ -138,6 +138,10 @@ class OperatorApiIT {
             assertEquals(expected.get(top.get("apiKey").asText()).allowedCost, top.get("quotaUsed").asLong());
 
             assertEquals("metered", get(a, "/plans").get("plans").get(0).get("id").asText());
+            assertProblem(send(a, "/usage/key-0?at=yesterday"), 400, "at=yesterday");
+            assertProblem(send(b, "/usage/no-such-key"), 404, "no-such-key");
+            assertProblem(send(a, "/plans/no-such-plan/usage"), 404, "no-such-plan");
+            assertProblem(send(a, "/plans/metered/usage?limit=0"), 400, "limit=0");
             assertEquals("UP", get(a, "/health").get("status").asText());
 
             String metricsA = text(a, "/metrics");
@@ -158,6 +162,14 @@ class OperatorApiIT {
                 return listed.equals(Set.copyOf(keys));
             }, Duration.ofSeconds(30));
         }
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String named) throws IOException {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElse(""));
+        JsonNode problem = JSON.readTree(response.body());
+        assertEquals(status, problem.get("status").asInt());
+        assertTrue(problem.get("detail").asText().contains(named), problem.toString());
     }
 
     /** The last usage record of each key in the test's hour, as a count. */

@@ -10,6 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.quotaenforcer.broker.EmbeddedKafka;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -55,9 +59,11 @@ class RunCommandIT {
         Path dataDir = work.resolve("data");
         int port = EmbeddedKafka.freePort();
         int controllerPort = freePortOtherThan(port);
+        int httpPort = freePortOtherThan(port, controllerPort);
         String bootstrap = "localhost:" + port;
         String[] run = {"-Xmx512m", "-jar", JarProcess.JAR.toString(), "run", "--data-dir", dataDir.toString(),
-                "--port", String.valueOf(port), "--controller-port", String.valueOf(controllerPort)};
+                "--port", String.valueOf(port), "--controller-port", String.valueOf(controllerPort),
+                "--set", "quota.http.port=" + httpPort};
 
         JsonNode first;
         long started = System.nanoTime();
@@ -84,6 +90,14 @@ class RunCommandIT {
             assertEquals("demo-free", first.path("apiKey").asText());
             assertPlansInForce(bootstrap, List.of("free", "pro", "trial"));
             assertKeysInForce(bootstrap, Map.of("demo-free", "free", "demo-pro", "pro", "demo-trial", "trial"));
+
+            assertEquals("UP", parse(httpGet(httpPort, "/health")).path("status").asText());
+            JsonNode usage = parse(httpGet(httpPort, "/usage/demo-free?at=" + first.path("eventTime").asText()));
+            assertEquals("free", usage.path("plan").asText(), usage.toString());
+            assertEquals(first.path("remaining").asLong(), usage.path("policies").get(0).path("remaining").asLong(),
+                    "the HTTP API shows what the decision left: " + usage);
+            assertTrue(httpGet(httpPort, "/metrics").contains("quota_decisions_total{plan=\"free\",reason=\"OK\"} 1.0"),
+                    "the decision is counted in the Prometheus metrics");
 
             stopWithSigterm(enforcer, "first start");
         }
@@ -240,14 +254,22 @@ class RunCommandIT {
         assertFalse(STACK_TRACE.matcher(output).find(), which + ": no stack trace:\n" + output);
     }
 
-    private static int freePortOtherThan(int port) {
+    private static int freePortOtherThan(int... taken) {
         for (int attempt = 0; attempt < 10; attempt++) {
             int other = EmbeddedKafka.freePort();
-            if (other != port) {
+            if (Arrays.stream(taken).noneMatch(port -> port == other)) {
                 return other;
             }
         }
-        throw new AssertionError("no second free port");
+        throw new AssertionError("no other free port than " + Arrays.toString(taken));
+    }
+
+    private static String httpGet(int port, String path) throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode(), path + ": " + response.body());
+        return response.body();
     }
 
     private static JsonNode parse(String json) {
