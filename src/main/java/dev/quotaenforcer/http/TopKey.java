@@ -1,5 +1,7 @@
 package dev.quotaenforcer.http;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Comparator;
 
@@ -8,6 +10,7 @@ import java.util.Comparator;
  * it has used at the moment asked about: now, or the end of a past hour (quotaLimit 0 when the plan
  * has no quota policy).
  */
+@JsonIgnoreProperties(value = "quotaShare", allowGetters = true)
 @JsonPropertyOrder({"apiKey", "allowed", "denied", "allowedCost", "quotaDenied", "quotaUsed", "quotaLimit", "quotaShare"})
 public record TopKey(String apiKey, long allowed, long denied, long allowedCost, long quotaDenied, long quotaUsed,
                      long quotaLimit) {
@@ -19,6 +22,7 @@ public record TopKey(String apiKey, long allowed, long denied, long allowedCost,
             .thenComparing(TopKey::apiKey);
 
     /** Used share of the quota, 0..1; 0 without a quota policy. */
+    @JsonProperty("quotaShare")
     public double quotaShare() {
         return quotaLimit == 0 ? 0 : (double) quotaUsed / quotaLimit;
     }
