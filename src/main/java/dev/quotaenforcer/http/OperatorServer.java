@@ -168,7 +168,7 @@ public final class OperatorServer implements AutoCloseable {
             problem(ctx, 404, "API key " + apiKey + " is assigned to plan " + planId + ", which is not in the catalog");
             return;
         }
-        Instant at = instant(ctx, "at", clock.instant());
+        Instant at = instant(ctx, "at", now());
         List<KeyUsageView.PolicyView> policies = new ArrayList<>();
         for (PolicyStanding standing : app.stores().standings(apiKey, plan, at, owner.partition())) {
             policies.add(KeyUsageView.PolicyView.of(standing));
@@ -201,7 +201,7 @@ public final class OperatorServer implements AutoCloseable {
             problem(ctx, 404, "plan " + planId + " is not in the catalog");
             return;
         }
-        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        Instant hour = hourOf(instant(ctx, "hour", now()));
         Instant at = instant(ctx, "at", latestIn(hour));
         int limit = count(ctx, "limit", DEFAULT_TOP_KEYS);
         List<String> unreachable = new ArrayList<>();
@@ -241,7 +241,7 @@ public final class OperatorServer implements AutoCloseable {
             return;
         }
         String planId = ctx.pathParam("plan");
-        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        Instant hour = hourOf(instant(ctx, "hour", now()));
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
                 LocalStores.planUsageKey(planId, hour));
         if (owner == null || !owner.local()) {
@@ -263,7 +263,7 @@ public final class OperatorServer implements AutoCloseable {
             problem(ctx, 404, "plan " + planId + " is not in this instance's catalog yet");
             return;
         }
-        Instant hour = hourOf(instant(ctx, "hour", clock.instant()));
+        Instant hour = hourOf(instant(ctx, "hour", now()));
         json(ctx, app.stores().topKeys(plan, hour, instant(ctx, "at", latestIn(hour)), count(ctx, "limit", DEFAULT_TOP_KEYS)));
     }
 
@@ -309,9 +309,14 @@ public final class OperatorServer implements AutoCloseable {
         return null;
     }
 
+    /** The clock's time to the millisecond, the precision decisions are made in. */
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    }
+
     /** Now, if now lies in the hour; else the hour's last millisecond (a past hour is shown as it ended). */
     private Instant latestIn(Instant hour) {
-        Instant now = clock.instant();
+        Instant now = now();
         Instant end = hour.plus(1, ChronoUnit.HOURS);
         return now.isBefore(end) && !now.isBefore(hour) ? now : end.minusMillis(1);
     }
