@@ -190,81 +190,91 @@ public final class OperatorServer implements AutoCloseable {
         json(ctx, body);
     }
 
-    private void planUsage(Context ctx) throws IOException, InterruptedException {
-        Attached app = ready(ctx);
-        if (app == null) {
-            return;
+    /** A plan, the hour asked about, the moment its keys' quotas are read at, and how many keys to list. */
+    private record PlanQuery(Plan plan, Instant hour, Instant at, int limit) {
+
+        String parameters() {
+            return "?hour=" + hour + "&at=" + at + "&limit=" + limit;
         }
+    }
+
+    /** The query of a plan request; null, answered 404, when the plan is not in this instance's catalog. */
+    private PlanQuery planQuery(Context ctx, Attached app) {
         String planId = ctx.pathParam("plan");
         Plan plan = app.stores().plan(planId);
         if (plan == null) {
             problem(ctx, 404, "plan " + planId + " is not in the catalog");
-            return;
+            return null;
         }
         Instant hour = hourOf(instant(ctx, "hour", now()));
-        Instant at = instant(ctx, "at", latestIn(hour));
-        int limit = count(ctx, "limit", DEFAULT_TOP_KEYS);
-        List<String> unreachable = new ArrayList<>();
+        return new PlanQuery(plan, hour, instant(ctx, "at", latestIn(hour)), count(ctx, "limit", DEFAULT_TOP_KEYS));
+    }
 
-        PlanUsage usage = PlanUsage.none(planId, hour);
+    /** The instance that owns the plan's hour; null, answered 503, while none does. */
+    private static InstanceRouter.Owner planUsageOwner(Context ctx, Attached app, PlanQuery query) {
+        String planId = query.plan().id();
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
-                LocalStores.planUsageKey(planId, hour));
+                LocalStores.planUsageKey(planId, query.hour()));
         if (owner == null) {
             unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
+        }
+        return owner;
+    }
+
+    private void planUsage(Context ctx) throws IOException, InterruptedException {
+        Attached app = ready(ctx);
+        PlanQuery query = app == null ? null : planQuery(ctx, app);
+        if (query == null) {
             return;
         }
-        String query = "?hour=" + hour + "&at=" + at + "&limit=" + limit;
-        if (owner.local()) {
-            PlanUsage local = app.stores().planUsage(planId, hour, owner.partition());
-            usage = local == null ? usage : local;
-        } else {
-            PlanUsage remote = ask(app, owner.host(), "/internal/plan-usage/" + encode(planId) + query, PlanUsage.class,
-                    unreachable);
-            usage = remote == null ? usage : remote;
+        String planId = query.plan().id();
+        InstanceRouter.Owner owner = planUsageOwner(ctx, app, query);
+        if (owner == null) {
+            return;
         }
+        List<String> unreachable = new ArrayList<>();
+        PlanUsage usage = owner.local() ? app.stores().planUsage(planId, query.hour(), owner.partition())
+                : ask(app, owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(), PlanUsage.class,
+                        unreachable);
 
-        List<TopKey> topKeys = new ArrayList<>(app.stores().topKeys(plan, hour, at, limit));
+        List<TopKey> topKeys = new ArrayList<>(app.stores().topKeys(query.plan(), query.hour(), query.at(), query.limit()));
         for (HostInfo other : app.router().others(QuotaTopology.USAGE_STORE)) {
-            TopKey[] theirs = ask(app, other, "/internal/top-keys/" + encode(planId) + query, TopKey[].class, unreachable);
+            TopKey[] theirs = ask(app, other, "/internal/top-keys/" + encode(planId) + query.parameters(), TopKey[].class,
+                    unreachable);
             if (theirs != null) {
                 topKeys.addAll(List.of(theirs));
             }
         }
         topKeys.sort(TopKey.NEAREST_TO_QUOTA);
-        json(ctx, new PlanUsageView(planId, hour, usage, topKeys.size() > limit ? topKeys.subList(0, limit) : topKeys,
-                unreachable));
+        json(ctx, new PlanUsageView(planId, query.hour(), usage == null ? PlanUsage.none(planId, query.hour()) : usage,
+                topKeys.size() > query.limit() ? topKeys.subList(0, query.limit()) : topKeys, unreachable));
     }
 
     private void localPlanUsage(Context ctx) throws IOException {
         Attached app = ready(ctx);
-        if (app == null) {
+        PlanQuery query = app == null ? null : planQuery(ctx, app);
+        if (query == null) {
             return;
         }
-        String planId = ctx.pathParam("plan");
-        Instant hour = hourOf(instant(ctx, "hour", now()));
-        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
-                LocalStores.planUsageKey(planId, hour));
-        if (owner == null || !owner.local()) {
+        String planId = query.plan().id();
+        InstanceRouter.Owner owner = planUsageOwner(ctx, app, query);
+        if (owner == null) {
+            return;
+        }
+        if (!owner.local()) {
             unavailable(ctx, "the usage of plan " + planId + " is no longer owned here");
             return;
         }
-        PlanUsage usage = app.stores().planUsage(planId, hour, owner.partition());
-        json(ctx, usage == null ? PlanUsage.none(planId, hour) : usage);
+        PlanUsage usage = app.stores().planUsage(planId, query.hour(), owner.partition());
+        json(ctx, usage == null ? PlanUsage.none(planId, query.hour()) : usage);
     }
 
     private void localTopKeys(Context ctx) throws IOException {
         Attached app = ready(ctx);
-        if (app == null) {
-            return;
+        PlanQuery query = app == null ? null : planQuery(ctx, app);
+        if (query != null) {
+            json(ctx, app.stores().topKeys(query.plan(), query.hour(), query.at(), query.limit()));
         }
-        String planId = ctx.pathParam("plan");
-        Plan plan = app.stores().plan(planId);
-        if (plan == null) {
-            problem(ctx, 404, "plan " + planId + " is not in this instance's catalog yet");
-            return;
-        }
-        Instant hour = hourOf(instant(ctx, "hour", now()));
-        json(ctx, app.stores().topKeys(plan, hour, instant(ctx, "at", latestIn(hour)), count(ctx, "limit", DEFAULT_TOP_KEYS)));
     }
 
     private void exceeded(Context ctx) throws IOException {
