@@ -68,6 +68,12 @@ public final class EnforcerConfig extends AbstractConfig {
             + "with the HTTP port it becomes Kafka Streams' application.server (unless that is set), which routes a "
             + "usage query for a key to the instance that owns it. Set it when instances run on several hosts.";
 
+    public static final String ROCKSDB_MEMORY_BYTES_CONFIG = "quota.rocksdb.memory.bytes";
+    public static final long DEFAULT_ROCKSDB_MEMORY_BYTES = 128L * 1024 * 1024;
+    private static final String ROCKSDB_MEMORY_BYTES_DOC = "Off-heap memory all RocksDB stores of the process share: "
+            + "block cache, index and filter blocks and (a quarter of it at most) memtables. Applies when "
+            + "rocksdb.config.setter is left to the enforcer.";
+
     /** Prefix of the enforcer's own settings; any other key belongs to Kafka Streams or its clients. */
     private static final String OWN_PREFIX = "quota.";
 
@@ -87,6 +93,8 @@ public final class EnforcerConfig extends AbstractConfig {
             .define(EXPIRY_GRACE_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW, EXPIRY_GRACE_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
                     Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC)
+            .define(ROCKSDB_MEMORY_BYTES_CONFIG, Type.LONG, DEFAULT_ROCKSDB_MEMORY_BYTES, Range.atLeast(16L * 1024 * 1024),
+                    Importance.MEDIUM, ROCKSDB_MEMORY_BYTES_DOC)
             .define(HTTP_PORT_CONFIG, Type.INT, 8080, Range.between(-1, 65535), Importance.MEDIUM, HTTP_PORT_DOC)
             .define(HTTP_BIND_ADDRESS_CONFIG, Type.STRING, "0.0.0.0", new ConfigDef.NonEmptyString(), Importance.LOW,
                     HTTP_BIND_ADDRESS_DOC)
@@ -155,6 +163,10 @@ public final class EnforcerConfig extends AbstractConfig {
 
     public int deadLetterMaxBytes() {
         return getInt(DEAD_LETTER_MAX_BYTES_CONFIG);
+    }
+
+    public long rocksDbMemoryBytes() {
+        return getLong(ROCKSDB_MEMORY_BYTES_CONFIG);
     }
 
     /** The HTTP API's port: 0 for any free one, -1 for none. */

@@ -75,6 +75,11 @@ public final class Enforcer implements AutoCloseable {
         this.operatorServer = config.httpPort() < 0 ? null : OperatorServer.start(config.httpBindAddress(),
                 config.httpPort(), metrics, Clock.systemUTC(), config.defaultPlan());
         Properties properties = config.streamsProperties();
+        if (!properties.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
+            properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+            // Kafka Streams hands the config setter every setting it was given; this one is read back there.
+            properties.put(EnforcerConfig.ROCKSDB_MEMORY_BYTES_CONFIG, config.rocksDbMemoryBytes());
+        }
         if (operatorServer != null && !properties.containsKey(StreamsConfig.APPLICATION_SERVER_CONFIG)) {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpAdvertisedHost() + ":" + operatorServer.port());
         }
