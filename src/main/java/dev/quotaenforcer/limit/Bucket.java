@@ -31,9 +31,9 @@ abstract class Bucket extends Limiter<BucketLevel> {
         return elapsed >= msFor(policy, bound) ? bound : elapsed * policy.refill().tokens();
     }
 
-    @Override
-    final long horizonMs(LimitPolicy policy) {
-        return msFor(policy, capacityUnits(policy));
+    /** Milliseconds until the rate has moved the level by {@code shortfall} units; never for a cost over capacity. */
+    static long admittedAfterMs(LimitPolicy policy, long cost, long shortfall) {
+        return cost > policy.limit() ? Verdict.NEVER : msFor(policy, shortfall);
     }
 
     @Override

@@ -66,9 +66,19 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
         return state.size() == 0 ? 0 : newest(state) + policy.windowMs() - now;
     }
 
+    /** Admitted when enough of the oldest entries have left the window to make room for the cost. */
     @Override
-    long horizonMs(LimitPolicy policy) {
-        return policy.windowMs();
+    long admittedAfterMs(LimitPolicy policy, RequestLog state, long now, long cost) {
+        if (cost > policy.limit()) {
+            return Verdict.NEVER;
+        }
+        long excess = state.total() + cost - policy.limit();
+        long freed = 0;
+        int i = 0;
+        while (freed < excess) {
+            freed += state.costs()[i++];
+        }
+        return state.times()[i - 1] + policy.windowMs() - now;
     }
 
     @Override
