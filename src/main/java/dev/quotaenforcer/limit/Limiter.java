@@ -76,7 +76,8 @@ abstract class Limiter<S extends PolicyState> {
         S current = known == null ? fresh(policy, now) : advance(policy, known, now);
         if (admits(policy, current, now, cost)) {
             S consumed = consume(policy, current, now, cost);
-            if (admissionEndsDenialRun()) {
+            // Most admissions follow admissions: only a state still in a denial run needs a new copy.
+            if (admissionEndsDenialRun() && consumed.denying()) {
                 consumed = withDenying(consumed, false);
             }
             Verdict verdict = new Verdict(true, policy.limit(), remaining(policy, consumed, now),
@@ -86,7 +87,7 @@ abstract class Limiter<S extends PolicyState> {
         Verdict verdict = new Verdict(false, policy.limit(), remaining(policy, current, now),
                 seconds(resetMs(policy, current, now)), retryAfterSeconds(policy, current, now, cost), 0,
                 !current.denying());
-        return new Outcome(verdict, withDenying(current, true));
+        return new Outcome(verdict, current.denying() ? current : withDenying(current, true));
     }
 
     private long retryAfterSeconds(LimitPolicy policy, S state, long now, long cost) {
