@@ -54,15 +54,19 @@ public final class AlgorithmsScenario implements Scenario {
                 + "and Guava's RateLimiter, all on the same traffic at 1.2x the sustained rate.";
     }
 
+    /** Our token bucket and Bucket4j's run back to back, so the machine's load drifts least between the two. */
     static List<Variant> variants() {
         List<Variant> variants = new ArrayList<>();
-        for (String algorithm : OURS) {
-            variants.add(new Variant(algorithm, "ours", "algorithm", algorithm));
-        }
-        variants.add(new Variant("engine path (2 policies + codec)", "engine", null, null));
+        variants.add(new Variant("token-bucket", "ours", "algorithm", "token-bucket"));
         variants.add(new Variant("Bucket4j token bucket", "bucket4j", "synchronization", "NONE"));
         variants.add(new Variant("Bucket4j token bucket, lock-free", "bucket4j", "synchronization", "LOCK_FREE"));
         variants.add(new Variant("Guava RateLimiter", "guava", null, null));
+        for (String algorithm : OURS) {
+            if (!algorithm.equals("token-bucket")) {
+                variants.add(new Variant(algorithm, "ours", "algorithm", algorithm));
+            }
+        }
+        variants.add(new Variant("engine path (2 policies + codec)", "engine", null, null));
         return variants;
     }
 
@@ -88,17 +92,19 @@ public final class AlgorithmsScenario implements Scenario {
     }
 
     /**
-     * Quick: one fork, short iterations, enough to rank and to smoke-test. Full: two forks of longer
-     * iterations. The forks get a fixed small heap so a shared machine's other work does not size them.
+     * Quick: one fork, short iterations, enough to rank and to smoke-test. Full: two forks of more
+     * iterations. Warm-up is never under 3 s: on a loaded 2-core machine the engine path was still
+     * twice its steady-state time after 1 s. The forks get a fixed small heap so a shared machine's
+     * other work does not size them.
      */
     static ChainedOptionsBuilder options(Variant variant, boolean quick) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(variant.include())
                 .forks(quick ? 1 : 2)
-                .warmupIterations(quick ? 2 : 4)
-                .warmupTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .warmupIterations(quick ? 3 : 5)
+                .warmupTime(TimeValue.seconds(1))
                 .measurementIterations(quick ? 3 : 5)
-                .measurementTime(TimeValue.milliseconds(quick ? 500 : 1000))
+                .measurementTime(TimeValue.seconds(1))
                 .jvmArgs("-Xms256m", "-Xmx256m")
                 .shouldFailOnError(true);
         if (variant.param() != null) {
@@ -116,17 +122,19 @@ public final class AlgorithmsScenario implements Scenario {
         for (Measured m : measured) {
             String key = m.variant().value() == null ? m.variant().method() : m.variant().method() + ":" + m.variant().value();
             double ratio = m.ns() / bucket4j.ns();
+            double ratioError = ratioError(m, bucket4j);
             double perSecond = 1e9 / m.ns();
             result.figure(key + ".ns", m.ns(), "ns/decision");
             result.figure(key + ".error", m.error(), "ns/decision");
             result.figure(key + ".vsBucket4j", ratio, "x");
+            result.figure(key + ".vsBucket4jError", ratioError, "x");
             rows.add(List.of(m.variant().label(), Numbers.of(m.ns()), Numbers.of(m.error()),
-                    Numbers.of(perSecond / 1e6), Numbers.of(ratio) + "x"));
+                    Numbers.of(perSecond / 1e6), Numbers.of(ratio) + "x ± " + Numbers.of(ratioError)));
             nsBars.add(new Chart.Bar(m.variant().label(), m.ns(), m.error()));
             rateBars.add(new Chart.Bar(m.variant().label(), perSecond / 1e6, 0));
         }
         result.table(new Table("One decision, single thread", List.of("limiter", "ns/decision", "± (99.9% CI)",
-                "M decisions/s per core", "vs Bucket4j"), rows));
+                "M decisions/s per core", "vs Bucket4j (± from both CIs)"), rows));
         result.chart(new Chart("Time per decision", "ns, ± 99.9% CI", nsBars));
         result.chart(new Chart("Decisions per second per core", "millions", rateBars));
         for (String algorithm : OURS) {
@@ -145,6 +153,11 @@ public final class AlgorithmsScenario implements Scenario {
                 + "and its bursts are limited to one second of permits: it is shown for scale, not as an equal.");
         result.note("JMH's own output is in " + logName + " beside this report.");
         return result.build();
+    }
+
+    /** The half-width of a ratio's interval from its two intervals (relative errors add in quadrature). */
+    static double ratioError(Measured m, Measured base) {
+        return m.ns() / base.ns() * Math.hypot(m.error() / m.ns(), base.error() / base.ns());
     }
 
     private static Measured find(List<Measured> measured, String method, String value) {
