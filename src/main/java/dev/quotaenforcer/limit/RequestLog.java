@@ -88,8 +88,7 @@ public final class RequestLog implements PolicyState {
     public long[] times() {
         long[] times = exactTimes;
         if (times == null) {
-            times = from == 0 && to == buffer.times.length ? buffer.times : Arrays.copyOfRange(buffer.times, from, to);
-            exactTimes = times;
+            exactTimes = times = slice(buffer.times);
         }
         return times;
     }
@@ -98,10 +97,14 @@ public final class RequestLog implements PolicyState {
     public long[] costs() {
         long[] costs = exactCosts;
         if (costs == null) {
-            costs = from == 0 && to == buffer.costs.length ? buffer.costs : Arrays.copyOfRange(buffer.costs, from, to);
-            exactCosts = costs;
+            exactCosts = costs = slice(buffer.costs);
         }
         return costs;
+    }
+
+    /** This log's part of a buffer array, as it is when the log spans all of it. */
+    private long[] slice(long[] array) {
+        return from == 0 && to == array.length ? array : Arrays.copyOfRange(array, from, to);
     }
 
     public int size() {
