@@ -23,17 +23,24 @@ abstract class Bucket extends Limiter<BucketLevel> {
         return ceilDiv(units, policy.refill().tokens());
     }
 
-    /** How far the rate moves the level in {@code elapsed} ms, saturating at {@code bound} (no overflow). */
+    /**
+     * How far the rate moves the level in {@code elapsed} ms, saturating at {@code bound} (no overflow).
+     * Decided by a multiplication checked for overflow, not by dividing the bound by the rate: a
+     * 64-bit division is the slowest instruction on a decision's path.
+     */
     static long flow(LimitPolicy policy, long elapsed, long bound) {
         if (elapsed <= 0) {
             return 0;
         }
-        return elapsed >= msFor(policy, bound) ? bound : elapsed * policy.refill().tokens();
+        long tokens = policy.refill().tokens();
+        long moved = elapsed * tokens;
+        boolean overflowed = Math.multiplyHigh(elapsed, tokens) != 0 || moved < 0;
+        return overflowed ? bound : Math.min(moved, bound);
     }
 
-    @Override
-    final long horizonMs(LimitPolicy policy) {
-        return msFor(policy, capacityUnits(policy));
+    /** Milliseconds until the rate has moved the level by {@code shortfall} units; never for a cost over capacity. */
+    static long admittedAfterMs(LimitPolicy policy, long cost, long shortfall) {
+        return cost > policy.limit() ? Verdict.NEVER : msFor(policy, shortfall);
     }
 
     @Override

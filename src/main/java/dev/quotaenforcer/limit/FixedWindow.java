@@ -48,9 +48,10 @@ final class FixedWindow extends Limiter<WindowCount> {
         return state.windowStart() + policy.windowMs() - now;
     }
 
+    /** A request the window cannot take fits the next one, if it fits the limit at all. */
     @Override
-    long horizonMs(LimitPolicy policy) {
-        return policy.windowMs();
+    long admittedAfterMs(LimitPolicy policy, WindowCount state, long now, long cost) {
+        return cost > policy.limit() ? Verdict.NEVER : state.windowStart() + policy.windowMs() - now;
     }
 
     @Override

@@ -35,6 +35,12 @@ final class LeakyBucket extends Bucket {
         return (capacityUnits(policy) - state.level()) / policy.refill().periodMs();
     }
 
+    /** Admitted once the queue has drained enough for the cost to fit. */
+    @Override
+    long admittedAfterMs(LimitPolicy policy, BucketLevel state, long now, long cost) {
+        return admittedAfterMs(policy, cost, state.level() - (capacityUnits(policy) - units(policy, cost)));
+    }
+
     @Override
     long resetMs(LimitPolicy policy, BucketLevel state, long now) {
         return msFor(policy, state.level());

@@ -2,9 +2,10 @@ package dev.quotaenforcer.limit;
 
 /**
  * The shape every algorithm shares: bring the state up to the event time, test admission, consume,
- * and derive the header values. Retry-After is found by search over the admission test itself, so
- * it is exact for every algorithm: with nothing else arriving, each algorithm's allowance only grows
- * with time, so the earliest admitting millisecond is well defined.
+ * and derive the header values. Retry-After comes from the earliest millisecond at which the same
+ * request would be admitted with nothing else arriving: each algorithm's allowance only grows with
+ * time, so that millisecond is well defined, and each algorithm computes it in closed form from its
+ * state (a search over the admission test cost up to 22 trials, each a state copy, on every denial).
  *
  * @param <S> the algorithm's state type
  */
@@ -34,8 +35,12 @@ abstract class Limiter<S extends PolicyState> {
     /** Milliseconds until the policy is back to its full allowance. */
     abstract long resetMs(LimitPolicy policy, S state, long now);
 
-    /** Longest wait, from any state, until the state is as good as fresh. */
-    abstract long horizonMs(LimitPolicy policy);
+    /**
+     * For a request {@code state} does not admit at {@code now}: the fewest milliseconds after which
+     * it would be, with nothing else arriving (at least 1), or {@link Verdict#NEVER} when the cost
+     * exceeds what the policy can ever admit.
+     */
+    abstract long admittedAfterMs(LimitPolicy policy, S state, long now, long cost);
 
     abstract S withDenying(S state, boolean denying);
 
@@ -79,7 +84,8 @@ abstract class Limiter<S extends PolicyState> {
         S current = known == null ? fresh(policy, now) : advance(policy, known, now);
         if (admits(policy, current, now, cost)) {
             S consumed = consume(policy, current, now, cost);
-            if (admissionEndsDenialRun()) {
+            // Most admissions follow admissions: only a state still in a denial run needs a new copy.
+            if (admissionEndsDenialRun() && consumed.denying()) {
                 consumed = withDenying(consumed, false);
             }
             Verdict verdict = new Verdict(true, policy.limit(), remaining(policy, consumed, now),
@@ -89,25 +95,12 @@ abstract class Limiter<S extends PolicyState> {
         Verdict verdict = new Verdict(false, policy.limit(), remaining(policy, current, now),
                 seconds(resetMs(policy, current, now)), retryAfterSeconds(policy, current, now, cost), 0,
                 !current.denying());
-        return new Outcome(verdict, withDenying(current, true));
+        return new Outcome(verdict, current.denying() ? current : withDenying(current, true));
     }
 
     private long retryAfterSeconds(LimitPolicy policy, S state, long now, long cost) {
-        long horizon = horizonMs(policy);
-        if (!admits(policy, advance(policy, state, now + horizon), now + horizon, cost)) {
-            return Verdict.NEVER;
-        }
-        long notYet = 0;
-        long admitted = horizon;
-        while (admitted - notYet > 1) {
-            long mid = notYet + (admitted - notYet) / 2;
-            if (admits(policy, advance(policy, state, now + mid), now + mid, cost)) {
-                admitted = mid;
-            } else {
-                notYet = mid;
-            }
-        }
-        return seconds(admitted);
+        long ms = admittedAfterMs(policy, state, now, cost);
+        return ms == Verdict.NEVER ? Verdict.NEVER : seconds(ms);
     }
 
     static long ceilDiv(long x, long y) {

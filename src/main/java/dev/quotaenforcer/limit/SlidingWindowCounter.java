@@ -64,9 +64,31 @@ final class SlidingWindowCounter extends Limiter<SlidingCounts> {
         return state.previous() > 0 ? state.windowStart() + policy.windowMs() - now : 0;
     }
 
+    /**
+     * Inside the current window the estimate falls as the previous window's weight does: admitted
+     * once previous x (W - elapsed) is at most (limit - current - cost) x W. Failing that, in the
+     * next window, whose previous count is today's current: once current x (W - elapsed) is at most
+     * (limit - cost) x W. A cost within the limit always fits by the window after that.
+     */
     @Override
-    long horizonMs(LimitPolicy policy) {
-        return 2 * policy.windowMs();
+    long admittedAfterMs(LimitPolicy policy, SlidingCounts state, long now, long cost) {
+        if (cost > policy.limit()) {
+            return Verdict.NEVER;
+        }
+        long window = policy.windowMs();
+        long room = (policy.limit() - state.current() - cost) * window;
+        if (room >= 0 && state.previous() > 0) {
+            long elapsed = window - room / state.previous();
+            if (elapsed < window) {
+                return state.windowStart() + elapsed - now;
+            }
+        }
+        long next = state.windowStart() + window;
+        if (state.current() == 0) {
+            return next - now;
+        }
+        long elapsed = Math.max(0, window - (policy.limit() - cost) * window / state.current());
+        return next + elapsed - now;
     }
 
     @Override

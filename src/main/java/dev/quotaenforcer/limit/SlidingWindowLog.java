@@ -1,7 +1,5 @@
 package dev.quotaenforcer.limit;
 
-import java.util.Arrays;
-
 /**
  * Sliding window log: the time and cost of every admitted request still inside the window. Exact,
  * at the price of memory proportional to the limit (plan validation caps the limit).
@@ -18,22 +16,18 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
     }
 
     private static long newest(RequestLog state) {
-        return state.times()[state.size() - 1];
+        return state.time(state.size() - 1);
     }
 
     /** Drops the entries that left the window: an entry admitted at x counts during [x, x + W). */
     @Override
     RequestLog advance(LimitPolicy policy, RequestLog state, long now) {
         long oldestKept = now - policy.windowMs() + 1;
-        int first = 0;
-        while (first < state.size() && state.times()[first] < oldestKept) {
-            first++;
+        int expired = 0;
+        while (expired < state.size() && state.time(expired) < oldestKept) {
+            expired++;
         }
-        if (first == 0) {
-            return new RequestLog(state.times(), state.costs(), now, state.denying());
-        }
-        return new RequestLog(Arrays.copyOfRange(state.times(), first, state.size()),
-                Arrays.copyOfRange(state.costs(), first, state.size()), now, state.denying());
+        return state.withoutOldest(expired, now);
     }
 
     @Override
@@ -43,17 +37,7 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
 
     @Override
     RequestLog consume(LimitPolicy policy, RequestLog state, long now, long cost) {
-        int n = state.size();
-        if (n > 0 && state.times()[n - 1] == now) {
-            long[] costs = state.costs().clone();
-            costs[n - 1] += cost;
-            return new RequestLog(state.times(), costs, now, state.denying());
-        }
-        long[] times = Arrays.copyOf(state.times(), n + 1);
-        long[] costs = Arrays.copyOf(state.costs(), n + 1);
-        times[n] = now;
-        costs[n] = cost;
-        return new RequestLog(times, costs, now, state.denying());
+        return state.plus(now, cost);
     }
 
     @Override
@@ -66,14 +50,24 @@ final class SlidingWindowLog extends Limiter<RequestLog> {
         return state.size() == 0 ? 0 : newest(state) + policy.windowMs() - now;
     }
 
+    /** Admitted when enough of the oldest entries have left the window to make room for the cost. */
     @Override
-    long horizonMs(LimitPolicy policy) {
-        return policy.windowMs();
+    long admittedAfterMs(LimitPolicy policy, RequestLog state, long now, long cost) {
+        if (cost > policy.limit()) {
+            return Verdict.NEVER;
+        }
+        long excess = state.total() + cost - policy.limit();
+        long freed = 0;
+        int i = 0;
+        while (freed < excess) {
+            freed += state.cost(i++);
+        }
+        return state.time(i - 1) + policy.windowMs() - now;
     }
 
     @Override
     RequestLog withDenying(RequestLog state, boolean denying) {
-        return new RequestLog(state.times(), state.costs(), state.updatedAt(), denying);
+        return state.at(state.updatedAt(), denying);
     }
 
     @Override

@@ -35,6 +35,11 @@ final class TokenBucket extends Bucket {
     }
 
     @Override
+    long admittedAfterMs(LimitPolicy policy, BucketLevel state, long now, long cost) {
+        return admittedAfterMs(policy, cost, units(policy, cost) - state.level());
+    }
+
+    @Override
     long resetMs(LimitPolicy policy, BucketLevel state, long now) {
         return msFor(policy, capacityUnits(policy) - state.level());
     }

@@ -1,0 +1,57 @@
+package dev.quotaenforcer.cli;
+
+import dev.quotaenforcer.bench.Bench;
+import dev.quotaenforcer.bench.BenchContext;
+import dev.quotaenforcer.bench.BenchReport;
+import dev.quotaenforcer.bench.Progress;
+import dev.quotaenforcer.bench.Scenario;
+import dev.quotaenforcer.bench.Target;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** Runs the benchmark scenarios and writes their report. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = {"Runs the benchmark scenarios (all unless --scenario names some), printing progress as they go, "
+                + "and writes report.md, report.json and an SVG plot per scenario into --out. Scenarios: accuracy "
+                + "(sliding window counter vs exact log on a seeded bursty trace), algorithms (JMH: ns per decision "
+                + "of each algorithm and of the engine path, beside Bucket4j and Guava)."})
+final class BenchCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--scenario", paramLabel = "NAME", split = ",",
+            description = "A scenario to run; repeat it or give a comma list. Default: all.")
+    List<String> scenarios = new ArrayList<>();
+
+    @Option(names = "--quick", description = "Smaller traces and shorter JMH runs: minutes instead of tens of minutes.")
+    boolean quick;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "target/bench",
+            description = "Where the report goes. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "20261130",
+            description = "Seed of the generated traffic; the same seed replays the same trace. Default: ${DEFAULT-VALUE}.")
+    long seed;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Scenario> chosen = Bench.select(scenarios);
+        BenchReport report = Bench.run(chosen, new BenchContext(quick, seed, out, new Progress(spec.commandLine().getErr())));
+        report.scenarios().forEach(scenario -> scenario.targets().forEach(target -> spec.commandLine().getOut()
+                .println(scenario.name() + ": " + describe(target))));
+        spec.commandLine().getOut().println("report written to " + out.resolve("report.md"));
+        return 0;
+    }
+
+    private static String describe(Target target) {
+        return (target.met() ? "met    " : "MISSED ") + target.name();
+    }
+}

@@ -1,0 +1,121 @@
+package dev.quotaenforcer.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quotaenforcer.bench.BurstyTrace;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bench --quick} from the shaded jar, as a user runs it: the accuracy scenario and the JMH
+ * algorithms scenario (whose forks must find the benchmarks in the jar) write a report whose
+ * numbers are positive and agree with each other. Nothing here judges how fast anything was.
+ */
+class BenchCommandIT {
+
+    private static final long SEED = 42;
+    private static final int QUICK_KEYS = 200;
+
+    @TempDir
+    static Path dir;
+
+    private static JarProcess.Result result;
+    private static JsonNode report;
+
+    @BeforeAll
+    static void runBench() throws Exception {
+        Path out = dir.resolve("bench");
+        // The timeout only stops a hung run; it is no judgement of speed.
+        result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+                        JarProcess.JAR.toString(), "bench", "--quick", "--scenario", "accuracy,algorithms",
+                        "--seed", Long.toString(SEED), "--out", out.toString()),
+                dir.resolve("bench.log"), Map.of(), null, Duration.ofMinutes(15));
+        assertEquals(0, result.status(), result.output());
+        report = new ObjectMapper().readTree(out.resolve("report.json").toFile());
+    }
+
+    private static JsonNode scenario(String name) {
+        for (JsonNode scenario : report.get("scenarios")) {
+            if (scenario.get("name").asText().equals(name)) {
+                return scenario;
+            }
+        }
+        throw new AssertionError("no scenario " + name + " in " + report);
+    }
+
+    private static long figure(JsonNode scenario, String name) {
+        JsonNode value = scenario.at("/figures/" + name + "/value");
+        assertTrue(value.isNumber(), name + " missing from " + scenario.get("figures"));
+        return value.asLong();
+    }
+
+    @Test
+    void showsProgressAndWritesEveryReportFile() throws Exception {
+        assertTrue(result.output().contains("accuracy: replayed " + QUICK_KEYS + "/" + QUICK_KEYS + " keys"), result.output());
+        assertTrue(result.output().contains("algorithms: JMH 1/9"), result.output());
+        Path out = dir.resolve("bench");
+        String md = Files.readString(out.resolve("report.md"));
+        assertTrue(md.contains("**Hardware:** " + Runtime.getRuntime().availableProcessors() + " cores"), md);
+        assertTrue(md.contains("## accuracy:") && md.contains("## algorithms:"), md);
+        for (String svg : List.of("accuracy.svg", "algorithms.svg")) {
+            DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.resolve(svg).toFile());
+        }
+        assertTrue(report.get("quick").asBoolean());
+        assertEquals(SEED, report.get("seed").asLong());
+    }
+
+    @Test
+    void accuracyCountsEveryRequestOfTheSeededTraceOnce() {
+        JsonNode accuracy = scenario("accuracy");
+        BurstyTrace trace = new BurstyTrace(SEED, QUICK_KEYS, Duration.ofHours(1).toMillis(), 100, 60_000);
+        long replayed = 0;
+        for (int key = 0; key < trace.keys(); key++) {
+            replayed += trace.times(key).length;
+        }
+        long requests = figure(accuracy, "requests");
+        assertEquals(replayed, requests);
+        assertEquals(QUICK_KEYS, figure(accuracy, "keys"));
+        long counterAllowed = figure(accuracy, "counterAllowed");
+        assertTrue(counterAllowed > 0 && counterAllowed < requests);
+        assertEquals(figure(accuracy, "logAllowed"),
+                counterAllowed - figure(accuracy, "counterOnlyAllowed") + figure(accuracy, "logOnlyAllowed"));
+        long misjudged = figure(accuracy, "falseAllows") + figure(accuracy, "falseDenies");
+        assertTrue(misjudged > 0 && misjudged <= requests);
+        assertEquals((double) misjudged / requests, accuracy.at("/figures/misjudgedShare/value").asDouble(), 1e-12);
+        assertEquals(100, figure(accuracy, "logMaxWindow"));
+        assertTrue(figure(accuracy, "counterMaxWindow") >= figure(accuracy, "logMaxWindow"));
+    }
+
+    @Test
+    void algorithmsMeasuredEveryVariantWithPositiveTimesAndConsistentRatios() {
+        JsonNode algorithms = scenario("algorithms");
+        List<String> measured = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> figure : algorithms.get("figures").properties()) {
+            if (figure.getKey().endsWith(".ns")) {
+                double ns = figure.getValue().get("value").asDouble();
+                assertTrue(ns > 0 && Double.isFinite(ns), figure.toString());
+                measured.add(figure.getKey());
+            }
+        }
+        assertEquals(9, measured.size(), measured.toString());
+        double bucket4j = algorithms.at("/figures/bucket4j:NONE.ns/value").asDouble();
+        double tokenBucket = algorithms.at("/figures/ours:token-bucket.ns/value").asDouble();
+        assertEquals(tokenBucket / bucket4j, algorithms.at("/figures/ours:token-bucket.vsBucket4j/value").asDouble(), 1e-9);
+        assertEquals(6, algorithms.get("targets").size());
+        for (JsonNode target : algorithms.get("targets")) {
+            assertEquals(target.get("measured").asDouble() <= target.get("ceiling").asDouble(), target.get("met").asBoolean(),
+                    target.toString());
+        }
+    }
+}
