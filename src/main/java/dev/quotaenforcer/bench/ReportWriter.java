@@ -61,10 +61,11 @@ public final class ReportWriter {
             table.rows().forEach(row -> row(md, row));
         }
         if (!scenario.targets().isEmpty()) {
-            md.append("\n### Targets\n\n| target | measured | at most | |\n|---|---|---|---|\n");
+            md.append("\n### Targets\n\n| target | measured | bound | |\n|---|---|---|---|\n");
             for (Target target : scenario.targets()) {
                 row(md, List.of(target.name(), Numbers.of(target.measured()) + " " + target.unit(),
-                        Numbers.of(target.ceiling()) + " " + target.unit(), target.met() ? "met" : "**missed**"));
+                        (target.floor() ? "at least " : "at most ") + Numbers.of(target.bound()) + " " + target.unit(),
+                        target.met() ? "met" : "**missed**"));
             }
         }
         if (!scenario.charts().isEmpty()) {

@@ -1,0 +1,322 @@
+package dev.quotaenforcer.bench;
+
+import dev.quotaenforcer.admin.CatalogClient;
+import dev.quotaenforcer.admin.TopicApplier;
+import dev.quotaenforcer.admin.TopicDefinitions;
+import dev.quotaenforcer.broker.EmbeddedKafka;
+import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.runtime.Enforcer;
+import dev.quotaenforcer.topology.Topics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/**
+ * Scenario 1: decisions per second on pre-produced requests, beside a byte-copy Kafka Streams
+ * application reading the same topic with the same partitions and guarantee on the same broker:
+ * the ceiling of any Streams application here. Both are timed from RUNNING until their committed
+ * offsets reach the end of the requests topic.
+ */
+public final class ThroughputScenario implements Scenario {
+
+    /** The issue's floor for the enforcer over the byte-copy ceiling. */
+    static final double CEILING_SHARE_FLOOR = 0.75;
+    /** The issue's floor for decisions per second under exactly-once on this machine. */
+    static final double EXACTLY_ONCE_FLOOR = 100_000;
+    static final int PARTITIONS = 6;
+    private static final Instant TRACE_START = Instant.parse("2026-01-05T00:00:00Z");
+    private static final Duration TRACE_LENGTH = Duration.ofHours(1);
+    private static final String PLAN = """
+            {"id": "bench",
+             "rateLimits": [{"name": "per-second", "algorithm": "sliding-window-counter", "limit": 20, "window": "PT1S"}],
+             "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 2000, "window": "PT1H"}}""";
+    private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
+
+    /** One measured run: an application, its guarantee, and how long it took to commit every input record. */
+    record Run(String application, String guarantee, long records, double seconds) {
+
+        double perSecond() {
+            return records / seconds;
+        }
+    }
+
+    @Override
+    public String name() {
+        return "throughput";
+    }
+
+    @Override
+    public String description() {
+        return "Pre-produced request events over many API keys (a Zipf-like mix, the hottest keys over their limits), "
+                + "decided by the enforcer and copied by a byte-copy Kafka Streams application with the same partitions "
+                + "and guarantee: time until every input offset is committed, exactly-once and at-least-once.";
+    }
+
+    @Override
+    public ScenarioResult run(BenchContext context) throws Exception {
+        int events = context.quick() ? 200_000 : 2_000_000;
+        int keys = context.quick() ? 10_000 : 100_000;
+        Path work = Files.createTempDirectory("quota-bench-throughput");
+        List<Run> runs = new ArrayList<>();
+        try (EmbeddedKafka broker = EmbeddedKafka.start(work.resolve("kafka"), EmbeddedKafka.freePort(),
+                EmbeddedKafka.freePort())) {
+            Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
+            Topics topics = Topics.withPrefix("bench");
+            createTopics(cluster, topics);
+            new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
+            context.progress().say(name(), "producing " + events + " requests over " + keys + " keys");
+            long produceStart = System.nanoTime();
+            produce(cluster, topics.requests().name(), events, new ZipfKeys(keys, 1.0, context.seed()));
+            context.progress().say(name(), "produced in " + Numbers.of((System.nanoTime() - produceStart) / 1e9) + " s");
+            for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
+                runs.add(timeByteCopy(context, cluster, topics, guarantee, events, work));
+                runs.add(timeEnforcer(context, cluster, topics, guarantee, events, work));
+            }
+        } finally {
+            deleteRecursively(work);
+        }
+        return result(runs, events, keys);
+    }
+
+    private static void createTopics(Map<String, Object> cluster, Topics topics) throws Exception {
+        try (Admin admin = Admin.create(cluster)) {
+            TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix("bench")
+                    .withPartitions(topics.requests().name(), PARTITIONS));
+            admin.createTopics(List.of(new NewTopic(copyTopic(StreamsConfig.EXACTLY_ONCE_V2), PARTITIONS, (short) 1),
+                    new NewTopic(copyTopic(StreamsConfig.AT_LEAST_ONCE), PARTITIONS, (short) 1))).all().get();
+        }
+    }
+
+    private static String copyTopic(String guarantee) {
+        return "bench.copy-" + guarantee.replace('_', '-');
+    }
+
+    /** Requests keyed by API key (so each sits on its key's partition), an hour of event time apart evenly. */
+    private static void produce(Map<String, Object> cluster, String topic, int events, ZipfKeys keys) {
+        Map<String, Object> settings = new HashMap<>(cluster);
+        settings.put(ProducerConfig.ACKS_CONFIG, "all");
+        settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        long step = TRACE_LENGTH.toMillis() * 1000 / events;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < events; i++) {
+                String apiKey = "key-" + keys.next();
+                String json = "{\"requestId\":\"r-" + i + "\",\"apiKey\":\"" + apiKey + "\",\"cost\":1,\"timestamp\":\""
+                        + TRACE_START.plusNanos(i * step * 1000) + "\"}";
+                producer.send(new ProducerRecord<>(topic, apiKey.getBytes(StandardCharsets.UTF_8),
+                        json.getBytes(StandardCharsets.UTF_8)));
+            }
+            producer.flush();
+        }
+    }
+
+    private Run timeByteCopy(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
+                             long events, Path work) throws Exception {
+        String application = "bench-copy-" + guarantee.replace('_', '-');
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(topics.requests().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .to(copyTopic(guarantee), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        Properties properties = new Properties();
+        properties.putAll(cluster);
+        properties.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
+        properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        properties.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
+        try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
+            streams.start();
+            return time(context, cluster, "byte-copy", application, guarantee, events, topics.requests().name(),
+                    copyTopic(guarantee), () -> streams.state() == KafkaStreams.State.RUNNING);
+        }
+    }
+
+    private Run timeEnforcer(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
+                             long events, Path work) throws Exception {
+        String application = "bench-enforcer-" + guarantee.replace('_', '-');
+        Map<String, Object> settings = new HashMap<>(cluster);
+        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
+        settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        settings.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
+        settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, "bench");
+        settings.put(EnforcerConfig.DEFAULT_PLAN_CONFIG, "bench");
+        settings.put(EnforcerConfig.HTTP_PORT_CONFIG, -1);
+        try (Enforcer enforcer = Enforcer.start(settings)) {
+            Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
+                    topics.decisions().name(), () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
+            long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
+            if (decided != events) {
+                throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
+            }
+            return run;
+        }
+    }
+
+    /**
+     * Seconds from the application running until it has done every record. Under exactly-once that
+     * is when its committed input offsets reach the end (offsets commit with the outputs); under
+     * at-least-once, whose commits are 30 s apart by default, when its output holds a record for each.
+     */
+    private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
+                     String guarantee, long events, String input, String output, BooleanSupplier running)
+            throws Exception {
+        long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
+        while (!running.getAsBoolean()) {
+            check(deadline, label + " did not start");
+            TimeUnit.MILLISECONDS.sleep(10);
+        }
+        long start = System.nanoTime();
+        long lastReport = start;
+        boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
+        try (Admin admin = Admin.create(cluster)) {
+            // The decisions topic is shared by both enforcer runs: count only what this run adds.
+            long before = exactlyOnce ? 0 : written(admin, output);
+            while (true) {
+                long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
+                long now = System.nanoTime();
+                if (done >= events) {
+                    Run run = new Run(label, guarantee, events, (now - start) / 1e9);
+                    context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
+                            + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s");
+                    return run;
+                }
+                if (now - lastReport > TimeUnit.SECONDS.toNanos(5)) {
+                    context.progress().say(name(), label + " " + guarantee + ": " + done + "/" + events + " done");
+                    lastReport = now;
+                }
+                check(deadline, label + " " + guarantee + " did only " + done + " of " + events);
+                TimeUnit.MILLISECONDS.sleep(50);
+            }
+        }
+    }
+
+    /** The input offsets the application committed, summed over the topic's partitions. */
+    private static long committed(Admin admin, String application, String topic) throws Exception {
+        long committed = 0;
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : admin.listConsumerGroupOffsets(application)
+                .partitionsToOffsetAndMetadata().get().entrySet()) {
+            if (offset.getKey().topic().equals(topic) && offset.getValue() != null) {
+                committed += offset.getValue().offset();
+            }
+        }
+        return committed;
+    }
+
+    /** Records written to a topic (its end offsets, summed), committed or not. */
+    private static long written(Admin admin, String topic) throws Exception {
+        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        for (int partition : admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
+                .map(TopicPartitionInfo::partition).toList()) {
+            ends.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+        }
+        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
+    }
+
+    private static void check(long deadline, String failure) {
+        if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(failure + " within " + RUN_TIMEOUT);
+        }
+    }
+
+    ScenarioResult result(List<Run> runs, int events, int keys) {
+        ScenarioResult.Builder result = ScenarioResult.builder(this, "decisions per second against the byte-copy ceiling")
+                .figure("events", events, "requests")
+                .figure("keys", keys, "keys")
+                .figure("partitions", PARTITIONS, "partitions");
+        List<List<String>> rows = new ArrayList<>();
+        List<Chart.Bar> bars = new ArrayList<>();
+        for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
+            Run copy = find(runs, "byte-copy", guarantee);
+            Run enforcer = find(runs, "enforcer", guarantee);
+            double share = enforcer.perSecond() / copy.perSecond();
+            String id = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "exactlyOnce" : "atLeastOnce";
+            result.figure(id + "ByteCopyPerSecond", copy.perSecond(), "records/s")
+                    .figure(id + "EnforcerPerSecond", enforcer.perSecond(), "decisions/s")
+                    .figure(id + "ShareOfCeiling", share, "share");
+            rows.add(List.of(guarantee, Numbers.of(copy.perSecond()), Numbers.of(enforcer.perSecond()), Numbers.percent(share)));
+            bars.add(new Chart.Bar("byte-copy " + guarantee, copy.perSecond(), 0));
+            bars.add(new Chart.Bar("enforcer " + guarantee, enforcer.perSecond(), 0));
+            result.target(Target.atLeast("enforcer share of the byte-copy ceiling, " + guarantee, share,
+                    CEILING_SHARE_FLOOR, "share"));
+            if (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2)) {
+                result.target(Target.atLeast("enforcer decisions per second, exactly-once", enforcer.perSecond(),
+                        EXACTLY_ONCE_FLOOR, "decisions/s"));
+            }
+        }
+        result.table(new Table(events + " requests over " + keys + " keys, " + PARTITIONS + " partitions, one stream "
+                + "thread, broker in the same process", List.of("guarantee", "byte-copy records/s", "enforcer decisions/s",
+                "enforcer / byte-copy"), rows));
+        result.chart(new Chart("Throughput", "records/s", bars));
+        result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
+                + "every request (so the figure includes the last commit) and, under at-least-once, its output holds a "
+                + "record per request. The enforcer also writes usage, plan usage, blocks and changelogs; the byte-copy "
+                + "application one record per input.");
+        return result.build();
+    }
+
+    private static Run find(List<Run> runs, String application, String guarantee) {
+        return runs.stream().filter(r -> r.application().equals(application) && r.guarantee().equals(guarantee))
+                .findFirst().orElseThrow();
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        try (var paths = Files.walk(dir)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** API key ranks drawn with probability proportional to 1/rank^s: a few hot keys, a long tail. */
+    static final class ZipfKeys {
+
+        private final double[] cumulative;
+        private final SplittableRandom random;
+
+        ZipfKeys(int keys, double exponent, long seed) {
+            cumulative = new double[keys];
+            double total = 0;
+            for (int rank = 1; rank <= keys; rank++) {
+                total += 1 / Math.pow(rank, exponent);
+                cumulative[rank - 1] = total;
+            }
+            for (int i = 0; i < keys; i++) {
+                cumulative[i] /= total;
+            }
+            random = new SplittableRandom(seed);
+        }
+
+        int next() {
+            int index = Arrays.binarySearch(cumulative, random.nextDouble());
+            return Math.min(cumulative.length - 1, index >= 0 ? index : -index - 1);
+        }
+    }
+}
