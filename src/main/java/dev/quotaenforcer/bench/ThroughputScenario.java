@@ -152,10 +152,11 @@ public final class ThroughputScenario implements Scenario {
         properties.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         properties.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
+        long before = written(cluster, copyTopic(guarantee));
         try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
             streams.start();
             return time(context, cluster, "byte-copy", application, guarantee, events, topics.requests().name(),
-                    copyTopic(guarantee), () -> streams.state() == KafkaStreams.State.RUNNING);
+                    copyTopic(guarantee), before, () -> streams.state() == KafkaStreams.State.RUNNING);
         }
     }
 
@@ -169,9 +170,11 @@ public final class ThroughputScenario implements Scenario {
         settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, "bench");
         settings.put(EnforcerConfig.DEFAULT_PLAN_CONFIG, "bench");
         settings.put(EnforcerConfig.HTTP_PORT_CONFIG, -1);
+        // Both enforcer runs write the same decisions topic: the second counts only what it adds.
+        long before = written(cluster, topics.decisions().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
             Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
-                    topics.decisions().name(), () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
+                    topics.decisions().name(), before, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
             long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
             if (decided != events) {
                 throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
@@ -183,10 +186,11 @@ public final class ThroughputScenario implements Scenario {
     /**
      * Seconds from the application running until it has done every record. Under exactly-once that
      * is when its committed input offsets reach the end (offsets commit with the outputs); under
-     * at-least-once, whose commits are 30 s apart by default, when its output holds a record for each.
+     * at-least-once, whose commits are 30 s apart by default, when its output holds a record for each
+     * beyond the {@code before} it held when the application started.
      */
     private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
-                     String guarantee, long events, String input, String output, BooleanSupplier running)
+                     String guarantee, long events, String input, String output, long before, BooleanSupplier running)
             throws Exception {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (!running.getAsBoolean()) {
@@ -197,8 +201,6 @@ public final class ThroughputScenario implements Scenario {
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster)) {
-            // The decisions topic is shared by both enforcer runs: count only what this run adds.
-            long before = exactlyOnce ? 0 : written(admin, output);
             while (true) {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
@@ -228,6 +230,12 @@ public final class ThroughputScenario implements Scenario {
             }
         }
         return committed;
+    }
+
+    private static long written(Map<String, Object> cluster, String topic) throws Exception {
+        try (Admin admin = Admin.create(cluster)) {
+            return written(admin, topic);
+        }
     }
 
     /** Records written to a topic (its end offsets, summed), committed or not. */
