@@ -68,12 +68,13 @@ abstract class Limiter<S extends PolicyState> {
     /**
      * A grant raised to {@code after} (from {@code before}) at {@code now}: most algorithms need nothing
      * more than the raised limit, which the decisions apply while the grant lasts; a token bucket also
-     * receives the granted tokens at once (see {@link TokenBucket#granted}).
+     * receives the granted tokens at once (see {@link TokenBucket#granted}). A grant ends any run of
+     * denials, so a denial after it opens a new one (and is reported), even within a fixed window.
      */
     final PolicyState grant(LimitPolicy before, LimitPolicy after, PolicyState state, long now, long amount) {
         S known = stateType.isInstance(state) ? stateType.cast(state) : null;
         S current = known == null ? fresh(before, now) : advance(before, known, Math.max(now, known.updatedAt()));
-        return granted(after, current, amount);
+        return withDenying(granted(after, current, amount), false);
     }
 
     /** The state once {@code amount} is granted on top of the policy, {@code raised} being the policy with the grant. */

@@ -69,10 +69,14 @@ public final class TestCluster {
         return prefix;
     }
 
-    /** Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests. */
+    /**
+     * Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests
+     * and for the commands topic, which is partitioned like it.
+     */
     public void createTopics(int requestPartitions) throws InterruptedException {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
-                .withPartitions(topics.requests().name(), requestPartitions);
+                .withPartitions(topics.requests().name(), requestPartitions)
+                .withPartitions(topics.commands().name(), requestPartitions);
         try (Admin admin = Admin.create(clientSettings())) {
             TopicApplier.apply(admin, definitions);
         }
