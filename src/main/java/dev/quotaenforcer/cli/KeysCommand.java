@@ -26,11 +26,8 @@ import picocli.CommandLine.Spec;
                 KeysCommand.Unblock.class})
 final class KeysCommand {
 
-    /** Assigns a key to a plan. */
-    @Command(name = "assign", mixinStandardHelpOptions = true,
-            description = "Assigns API key KEY to plan PLAN (from its next request). The plan need not exist yet: until "
-                    + "it does, the key's requests are denied with UNKNOWN_PLAN.")
-    static final class Assign implements Callable<Integer> {
+    /** What every key subcommand takes: the cluster and the API key, first of its parameters. */
+    abstract static class KeySubcommand implements Callable<Integer> {
 
         @Mixin
         ClusterOptions cluster;
@@ -40,6 +37,13 @@ final class KeysCommand {
 
         @Parameters(index = "0", paramLabel = "KEY", description = "The API key.")
         String apiKey;
+    }
+
+    /** Assigns a key to a plan. */
+    @Command(name = "assign", mixinStandardHelpOptions = true,
+            description = "Assigns API key KEY to plan PLAN (from its next request). The plan need not exist yet: until "
+                    + "it does, the key's requests are denied with UNKNOWN_PLAN.")
+    static final class Assign extends KeySubcommand {
 
         @Parameters(index = "1", paramLabel = "PLAN", description = "The plan id.")
         String plan;
@@ -59,16 +63,7 @@ final class KeysCommand {
      * What the admin commands share: the cluster, the key, the audit fields, and publishing on the
      * commands topic, where the enforcer applies the command between two of the key's requests.
      */
-    abstract static class AdminCommand implements Callable<Integer> {
-
-        @Mixin
-        ClusterOptions cluster;
-
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "KEY", description = "The API key.")
-        String apiKey;
+    abstract static class AdminCommand extends KeySubcommand {
 
         @Option(names = "--reason", paramLabel = "TEXT", description = "Why, for the audit log (the commands topic).")
         String reason;

@@ -1,6 +1,7 @@
 package dev.quotaenforcer.topology;
 
 import static dev.quotaenforcer.topology.EnforcerDriver.at;
+import static dev.quotaenforcer.topology.EnforcerDriver.header;
 import static dev.quotaenforcer.topology.EnforcerDriver.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,7 +14,6 @@ import dev.quotaenforcer.event.Reason;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,10 +45,6 @@ class AdminCommandsTest {
     @AfterEach
     void stop() {
         enforcer.close();
-    }
-
-    private static String header(Headers headers, String name) {
-        return text(headers.lastHeader(name).value());
     }
 
     private void useTheQuota() {

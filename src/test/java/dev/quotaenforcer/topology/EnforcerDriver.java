@@ -197,6 +197,11 @@ final class EnforcerDriver implements AutoCloseable {
         return text.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The value of a record's last header of that name, as text. */
+    static String header(Headers headers, String name) {
+        return text(headers.lastHeader(name).value());
+    }
+
     static String text(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
