@@ -7,8 +7,10 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.runtime.Enforcer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -28,7 +30,8 @@ class AdminCommandsIT {
     void topicsApplyCreatesMissingTopicsThenReportsDifferencesWithoutChangingThem(TestCluster cluster) throws Exception {
         assertEquals(0, cluster.cli("topics", "apply").status());
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
-            assertTrue(admin.listTopics().names().get().containsAll(cluster.topics().names()));
+            // A topic just created may take a moment to show in every broker's metadata.
+            TestCluster.awaitCondition("every topic listed", () -> listsAll(admin, cluster), Duration.ofSeconds(30));
 
             assertEquals(0, cluster.cli("topics", "apply").status(), "a second apply finds every topic as defined");
 
@@ -39,6 +42,14 @@ class AdminCommandsIT {
             String retention = admin.describeConfigs(List.of(requests)).all().get().get(requests)
                     .get("retention.ms").value();
             assertEquals("1000", retention, "and left as it is");
+        }
+    }
+
+    private static boolean listsAll(Admin admin, TestCluster cluster) {
+        try {
+            return admin.listTopics().names().get().containsAll(cluster.topics().names());
+        } catch (InterruptedException | ExecutionException e) {
+            throw new AssertionError("cannot list topics", e);
         }
     }
 
