@@ -37,6 +37,16 @@ final class KeysCommand {
 
         @Parameters(index = "0", paramLabel = "KEY", description = "The API key.")
         String apiKey;
+
+        /** Does the subcommand's work with the validated settings and the topics they name; returns the exit status. */
+        abstract int run(Settings settings, Topics topics) throws InterruptedException;
+
+        @Override
+        public Integer call() throws Exception {
+            Settings settings = cluster.settingsWithDefaultCluster();
+            EnforcerConfig config = settings.validate();
+            return run(settings, Topics.withPrefix(config.topicPrefix()));
+        }
     }
 
     /** Assigns a key to a plan. */
@@ -49,11 +59,8 @@ final class KeysCommand {
         String plan;
 
         @Override
-        public Integer call() throws Exception {
-            Settings settings = cluster.settingsWithDefaultCluster();
-            EnforcerConfig config = settings.validate();
-            new CatalogClient(settings.values(), Topics.withPrefix(config.topicPrefix()))
-                    .assignKey(apiKey, plan);
+        int run(Settings settings, Topics topics) throws InterruptedException {
+            new CatalogClient(settings.values(), topics).assignKey(apiKey, plan);
             spec.commandLine().getOut().println("assigned " + apiKey + " to plan " + plan);
             return 0;
         }
@@ -79,10 +86,7 @@ final class KeysCommand {
         abstract String done();
 
         @Override
-        public Integer call() throws Exception {
-            Settings settings = cluster.settingsWithDefaultCluster();
-            EnforcerConfig config = settings.validate();
-            Topics topics = Topics.withPrefix(config.topicPrefix());
+        int run(Settings settings, Topics topics) throws InterruptedException {
             String commandId = UUID.randomUUID().toString();
             try {
                 new KeyCommandClient(settings.values(), topics).send(command().audited(commandId, issuer, reason));
