@@ -1,6 +1,8 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.CommandParser;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.event.KeyUsage;
@@ -32,8 +34,11 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions (+ reply topic)
- *                    ├─ elsewhere ─ requests-rekeyed (repartition)┘                 └─ exceeded
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 ├─ exceeded, blocks
  *                    └─ unreadable ─ dead-letter (+ INVALID_REQUEST decision when answerable)
+ * commands ─ intake ─┬─ on the key's partition ──────────────────┤                 └─ applied commands: blocks
+ *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘                   (not applicable: dead-letter)
+ *                    └─ unreadable ─ dead-letter
  * plans ─ validator ─ plan-catalog (global table)     api-keys ─ validator ─ key-catalog (global table)
  * </pre>
  */
@@ -130,8 +135,18 @@ public final class QuotaTopology {
                         .withKeySerde(Topics.REKEYED.keySerde())
                         .withValueSerde(Topics.REKEYED.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()));
-        KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
+        KStream<String, KeyInput> requests = placed.merge(rekeyed, Named.as("requests-by-key"))
+                .mapValues(KeyInput::of, Named.as("request-input"));
+        KStream<String, Handled> handled = requests.merge(commandsByKey(builder, placement), Named.as("inputs-by-key"))
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
+        KStream<String, Decided> decided = handled.filter((key, value) -> value.isDecision(), Named.as("request-decided"))
+                .mapValues(Handled::decided, Named.as("decided"));
+        handled.filter((key, value) -> value.isAppliedCommand(), Named.as("command-applied"))
+                .peek((key, value) -> stats.commandApplied(value.command().type()), Named.as("count-command"))
+                .mapValues(Handled::block, Named.as("command-block"))
+                .to(topics.blocks().name(), topics.blocks().produced());
+        deadLetters(handled.filter((key, value) -> value.isRejectedCommand(), Named.as("command-not-applicable"))
+                .mapValues(Handled::rejection, Named.as("command-rejection")), "command-apply");
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .peek((key, event) -> stats.exceeded(event), Named.as("count-exceeded"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
@@ -154,6 +169,33 @@ public final class QuotaTopology {
         allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
                 .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
                 .to(ReplyRouting.topic(), ReplyRouting.produced());
+    }
+
+    /**
+     * Admin commands keyed by API key on its requests' partition: those produced there already go
+     * straight to the key's task, the rest through a repartition topic sized like the requests topic.
+     */
+    private KStream<String, KeyInput> commandsByKey(StreamsBuilder builder, KeyPlacement placement) {
+        CommandParser parser = new CommandParser(config.requestMaxBytes());
+        Map<String, KStream<String, CommandIntake.Read>> routes = builder
+                .stream(topics.commands().name(), topics.commands().consumed())
+                .process(() -> new CommandIntake(parser, placement), Named.as("command-intake"))
+                .split(Named.as("command-intake-"))
+                .branch((key, read) -> read.accepted() && read.placed(), Branched.as("placed"))
+                .branch((key, read) -> read.accepted(), Branched.as("misplaced"))
+                .defaultBranch(Branched.as("rejected"));
+        deadLetters(routes.get("command-intake-rejected").mapValues(CommandIntake.Read::rejection,
+                Named.as("unreadable-command")), "command");
+        KStream<String, KeyCommand> rekeyed = routes.get("command-intake-misplaced")
+                .mapValues(CommandIntake.Read::command, Named.as("misplaced-command"))
+                .repartition(Repartitioned.<String, KeyCommand>as(Topics.REKEYED_COMMANDS)
+                        .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
+                        .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
+                        .withNumberOfPartitions(config.requestPartitions()));
+        return routes.get("command-intake-placed")
+                .mapValues(CommandIntake.Read::command, Named.as("placed-command"))
+                .merge(rekeyed, Named.as("commands-by-key"))
+                .mapValues(KeyInput::of, Named.as("command-input"));
     }
 
     /**

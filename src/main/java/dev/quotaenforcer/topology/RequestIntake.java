@@ -5,14 +5,11 @@ import dev.quotaenforcer.event.InvalidRequest;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
 import dev.quotaenforcer.event.RequestParser;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Reads raw request records: parses them, keys them by API key, and says whether each already sits
@@ -52,9 +49,7 @@ final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
             return;
         }
         String apiKey = parsed.request().apiKey();
-        byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
-        boolean placed = Arrays.equals(apiKeyBytes, record.key())
-                && context.recordMetadata().map(RecordMetadata::partition).orElse(-1) == placement.partitionOf(apiKeyBytes);
+        boolean placed = placement.holds(apiKey, record.key(), context.recordMetadata());
         context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request().withReplyTo(replyTo), placed))
                 .withHeaders(none()));
     }
