@@ -3,17 +3,27 @@ package dev.quotaenforcer.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.quotaenforcer.admin.TopicApplier;
+import dev.quotaenforcer.admin.TopicDefinitions;
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.runtime.Enforcer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,6 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(KafkaBroker.class)
 class KeyCommandsIT {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private static final String PLAN = """
             {"id": "ops", "quota": {"name": "monthly", "limit": 2, "window": "PT744H"}}""";
@@ -84,6 +96,12 @@ class KeyCommandsIT {
             Decision blocked = request(cluster);
             assertEquals(Reason.BLOCKED, blocked.reason());
             assertTrue(blocked.retryAfterSeconds() > 3590 && blocked.retryAfterSeconds() <= 3600, blocked.toString());
+            JsonNode usage = JSON.readTree(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+                    "http://localhost:" + enforcer.httpPort() + "/usage/k-ops")).build(),
+                    HttpResponse.BodyHandlers.ofString()).body());
+            assertTrue(usage.path("blocked").asBoolean(), "the operator API shows the block: " + usage);
+            assertEquals(block.until().toString(), usage.path("blockedUntil").asText(), usage.toString());
+            assertEquals(3, usage.path("policies").get(0).path("limit").asLong(), "the grant counts in the limit: " + usage);
 
             ok(cluster.cli("keys", "unblock", "k-ops"));
             assertEquals(Reason.QUOTA_EXCEEDED, latestBlock(cluster, 5).reason(), "the quota is still used up");
@@ -105,6 +123,22 @@ class KeyCommandsIT {
             assertEquals(Map.of(KeyCommand.Type.GRANT, 1L, KeyCommand.Type.BLOCK, 1L, KeyCommand.Type.UNBLOCK, 1L,
                     KeyCommand.Type.RESET, 1L), enforcer.stats().commands(), "the grant of daily was not applied");
         }
+    }
+
+    @Test
+    void enforcerRefusesToStartWhenCommandsAndRequestsArePartitionedDifferently(TestCluster cluster, @TempDir Path dir)
+            throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
+            TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(cluster.prefix())
+                    .withPartitions(cluster.topics().requests().name(), 3)
+                    .withPartitions(cluster.topics().commands().name(), 2));
+        }
+
+        IllegalStateException refused = assertThrows(IllegalStateException.class,
+                () -> Enforcer.start(cluster.enforcerSettings("a", dir)));
+
+        assertTrue(refused.getMessage().contains(cluster.topics().commands().name() + " has 2 partitions but "
+                + cluster.topics().requests().name() + " has 3"), refused.getMessage());
     }
 
     @Test
