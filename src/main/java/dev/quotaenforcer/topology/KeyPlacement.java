@@ -1,7 +1,6 @@
 package dev.quotaenforcer.topology;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Optional;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -24,9 +23,8 @@ final class KeyPlacement {
     }
 
     /** Whether a record keyed {@code recordKey} and read from {@code source} sits where {@code apiKey}'s count is. */
-    boolean holds(String apiKey, byte[] recordKey, Optional<RecordMetadata> source) {
-        byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
-        return Arrays.equals(apiKeyBytes, recordKey)
-                && source.map(RecordMetadata::partition).orElse(-1) == partitionOf(apiKeyBytes);
+    boolean holds(String apiKey, String recordKey, Optional<RecordMetadata> source) {
+        return apiKey.equals(recordKey)
+                && source.map(RecordMetadata::partition).orElse(-1) == partitionOf(apiKey.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -21,10 +21,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * clock: they are operators' wall-clock events, and a key they touched is kept until its grant or
  * block ends anyway.
  */
-final class QuotaProcessor implements Processor<String, KeyInput, String, Handled> {
+final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handled> {
 
     /** The per-task store of key states: API key to {@link KeyStateCodec} bytes. */
     static final String STATE_STORE = "quota-state";
@@ -62,7 +62,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Handle
     private final PlanCache plans = new PlanCache();
     /** Newest event time decided by this task since it started; expiry never runs ahead of it. */
     private long newestEventTime = Long.MIN_VALUE;
-    private ProcessorContext<String, Handled> context;
+    private FixedKeyProcessorContext<String, Handled> context;
     private KeyValueStore<String, byte[]> states;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
@@ -74,11 +74,11 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Handle
     }
 
     /** Supplies the processor together with the store it owns. */
-    static ProcessorSupplier<String, KeyInput, String, Handled> supplier(String defaultPlan, long expiryIntervalMs,
+    static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
                                                                        long expiryGraceMs) {
-        return new ProcessorSupplier<>() {
+        return new FixedKeyProcessorSupplier<>() {
             @Override
-            public Processor<String, KeyInput, String, Handled> get() {
+            public FixedKeyProcessor<String, KeyInput, Handled> get() {
                 return new QuotaProcessor(defaultPlan, expiryIntervalMs, expiryGraceMs);
             }
 
@@ -92,7 +92,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Handle
     }
 
     @Override
-    public void init(ProcessorContext<String, Handled> context) {
+    public void init(FixedKeyProcessorContext<String, Handled> context) {
         this.context = context;
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
@@ -101,7 +101,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Handle
     }
 
     @Override
-    public void process(Record<String, KeyInput> record) {
+    public void process(FixedKeyRecord<String, KeyInput> record) {
         RequestEvent request = record.value().request();
         if (request == null) {
             context.forward(record.withValue(apply(record.value().command(), record.timestamp())));

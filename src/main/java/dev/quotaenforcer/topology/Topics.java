@@ -13,8 +13,8 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * Every topic the enforcer reads or writes, named from one prefix ({@code quota} by default).
  *
- * <p>Inputs: {@code requests} (raw bytes: parsed by the topology, so a poison record can never stop
- * it), {@code plans} and {@code api-keys} (compacted, written by operators), {@code commands} (raw
+ * <p>Inputs: {@code requests} (values are raw bytes, parsed by the topology, so a poison record can
+ * never stop it; keys are read as UTF-8, which never fails: malformed bytes read as U+FFFD), {@code plans} and {@code api-keys} (compacted, written by operators), {@code commands} (raw
  * bytes of operators' admin commands, keyed and partitioned like requests; long retained, it is
  * their audit log). Outputs: {@code decisions},
  * {@code exceeded}, {@code dead-letter}. The two catalogs are compacted topics the enforcer writes
@@ -24,7 +24,7 @@ import org.apache.kafka.common.serialization.Serdes;
  * may be created under the same name as a prefix.
  */
 public record Topics(
-        Topic<byte[], byte[]> requests,
+        Topic<String, byte[]> requests,
         Topic<String, byte[]> plans,
         Topic<String, byte[]> apiKeys,
         Topic<String, Decision> decisions,
@@ -36,7 +36,7 @@ public record Topics(
         Topic<String, KeyUsage> usage,
         Topic<String, Block> blocks,
         Topic<String, PlanUsage> planUsage,
-        Topic<byte[], byte[]> commands) {
+        Topic<String, byte[]> commands) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -57,7 +57,7 @@ public record Topics(
 
     public static Topics withPrefix(String prefix) {
         return new Topics(
-                new Topic<>(prefix + ".requests", Serdes.ByteArray(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".requests", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plans", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".api-keys", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".decisions", Serdes.String(), new JsonSerde<>(Decision.class)),
@@ -69,7 +69,7 @@ public record Topics(
                 new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE),
                 new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)),
                 new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)),
-                new Topic<>(prefix + ".commands", Serdes.ByteArray(), Serdes.ByteArray()));
+                new Topic<>(prefix + ".commands", Serdes.String(), Serdes.ByteArray()));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
