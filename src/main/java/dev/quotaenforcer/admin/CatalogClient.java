@@ -11,18 +11,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
  * What operators do to plans and keys from the command line: publish a plan, assign a key, list
@@ -102,13 +96,6 @@ public final class CatalogClient {
     }
 
     private void send(String topic, String key, byte[] value) throws InterruptedException {
-        Map<String, Object> producerSettings = new HashMap<>(ClientSettings.forProducer(settings));
-        producerSettings.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, byte[]> producer =
-                     new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(topic, key, value)).get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot write to " + topic + ": " + e.getCause().getMessage(), e.getCause());
-        }
+        RecordSender.send(settings, topic, key, value);
     }
 }

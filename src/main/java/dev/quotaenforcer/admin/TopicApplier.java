@@ -1,11 +1,13 @@
 package dev.quotaenforcer.admin;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
@@ -14,6 +16,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Brings a cluster in line with the topic definitions: creates the missing topics and reports,
@@ -28,6 +31,8 @@ public final class TopicApplier {
             return created.contains(topic);
         }
     }
+
+    private static final Duration VISIBLE_WAIT = Duration.ofSeconds(30);
 
     private TopicApplier() {
     }
@@ -51,6 +56,7 @@ public final class TopicApplier {
                     }
                 }
             }
+            awaitVisible(admin, created);
             List<TopicDefinition> present = definitions.topics().stream()
                     .filter(t -> existing.contains(t.name())).toList();
             List<String> differences = new ArrayList<>();
@@ -61,6 +67,31 @@ public final class TopicApplier {
             return new Report(created, differences, unchanged);
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot apply topic definitions: " + e.getCause().getMessage(), e.getCause());
+        }
+    }
+
+    /**
+     * Waits until the brokers' metadata shows the topics just created, with a leader for every
+     * partition: a Kafka Streams application started right after would otherwise find a source
+     * topic missing, and stop.
+     */
+    private static void awaitVisible(Admin admin, List<String> topics) throws InterruptedException, ExecutionException {
+        long deadline = System.nanoTime() + VISIBLE_WAIT.toNanos();
+        while (!topics.isEmpty()) {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(topics).allTopicNames().get();
+                if (described.values().stream().flatMap(d -> d.partitions().stream()).allMatch(p -> p.leader() != null)) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("topics created but not visible within " + VISIBLE_WAIT + ": " + topics);
+            }
+            TimeUnit.MILLISECONDS.sleep(100);
         }
     }
 

@@ -111,7 +111,8 @@ public final class ThroughputScenario implements Scenario {
     private static void createTopics(Map<String, Object> cluster, Topics topics) throws Exception {
         try (Admin admin = Admin.create(cluster)) {
             TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix("bench")
-                    .withPartitions(topics.requests().name(), PARTITIONS));
+                    .withPartitions(topics.requests().name(), PARTITIONS)
+                    .withPartitions(topics.commands().name(), PARTITIONS));
             admin.createTopics(List.of(new NewTopic(copyTopic(StreamsConfig.EXACTLY_ONCE_V2), PARTITIONS, (short) 1),
                     new NewTopic(copyTopic(StreamsConfig.AT_LEAST_ONCE), PARTITIONS, (short) 1))).all().get();
         }

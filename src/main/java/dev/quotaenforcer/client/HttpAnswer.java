@@ -159,6 +159,7 @@ public final class HttpAnswer {
                 case QUOTA_EXCEEDED -> new Problem(429, "quota-exceeded", "Quota exceeded");
                 case UNKNOWN_API_KEY -> new Problem(401, "unknown-api-key", "Unknown API key");
                 case UNKNOWN_PLAN -> new Problem(403, "unknown-plan", "Unknown plan");
+                case BLOCKED -> new Problem(403, "key-blocked", "API key blocked");
                 case INVALID_REQUEST -> new Problem(400, "invalid-request", "Invalid request");
                 case UNAVAILABLE -> new Problem(503, "enforcer-unavailable", "Service Unavailable");
                 case OK -> throw new IllegalArgumentException("an allowed request has no problem");
@@ -210,6 +211,8 @@ public final class HttpAnswer {
             case UNKNOWN_PLAN -> decision.plan() == null ? "The API key is assigned to a plan that is not in force."
                     : "The API key is assigned to plan \"" + decision.plan() + "\", which is not in force.";
             case INVALID_REQUEST -> "The request could not be read; it was not counted.";
+            case BLOCKED -> decision.retryAfterSeconds() < 0 ? "An operator blocked the API key until further notice."
+                    : "An operator blocked the API key; retry after " + decision.retryAfterSeconds() + " s.";
             case UNAVAILABLE -> "No quota decision arrived in time, and the gateway refuses requests it cannot check.";
             case OK -> throw new AssertionError(decision.reason());
         };

@@ -19,6 +19,11 @@ public final class Decisions {
     }
 
     public static Decision of(RequestEvent request, Evaluation evaluation) {
+        if (evaluation.blocked()) {
+            return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
+                    0, 0, 0, evaluation.retryAfterSeconds(), 0, Instant.ofEpochMilli(evaluation.decidedAt()),
+                    RateLimitHeaders.of(evaluation));
+        }
         Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
         Verdict verdict = binding.verdict();
         Reason reason = evaluation.allowed() ? Reason.OK

@@ -9,8 +9,8 @@ import java.util.List;
  * One request decided against every policy of a plan.
  *
  * @param decidedAt the event time used: never earlier than the key's newest event
- * @param verdicts  one per policy of the plan, in plan order
- * @param binding   index of the binding policy: the one that denied longest, else least remaining
+ * @param verdicts  one per policy of the plan, in plan order; none when an operator's block denied it
+ * @param binding   index of the binding policy: the one that denied longest, else least remaining; -1 when blocked
  * @param state     the key's state to store
  */
 public record Evaluation(Plan plan, long decidedAt, boolean allowed, List<PolicyVerdict> verdicts, int binding,
@@ -24,12 +24,21 @@ public record Evaluation(Plan plan, long decidedAt, boolean allowed, List<Policy
         verdicts = List.copyOf(verdicts);
     }
 
+    /** Whether an operator's block denied the request, without asking the policies. */
+    public boolean blocked() {
+        return state.blockedAt(decidedAt);
+    }
+
     public PolicyVerdict bindingVerdict() {
         return verdicts.get(binding);
     }
 
     /** Seconds after which this request would pass every policy; {@link Verdict#NEVER} if never. */
     public long retryAfterSeconds() {
+        if (blocked()) {
+            long until = state.blockedUntil();
+            return until == KeyState.BLOCKED_WITHOUT_END ? Verdict.NEVER : -Math.floorDiv(-(until - decidedAt), 1000L);
+        }
         long retryAfter = 0;
         for (PolicyVerdict v : verdicts) {
             long seconds = v.verdict().retryAfterSeconds();

@@ -18,10 +18,20 @@ import java.util.List;
  * (0 unless a denial left it behind), and the type's fields as varints relative to last-seen. Window
  * starts are whole seconds (windows are whole seconds, aligned to the epoch), so they are stored as
  * seconds back from last-seen. A sliding-window counter plus an hourly quota takes 26 to 28 bytes.
+ *
+ * <p>Version 2 is written only for a key with a grant or an operator's block, so other keys keep
+ * the version 1 form and size, and states stored before commands existed still decode. After the
+ * idle field it inserts: the number of grants, each as its 4-byte tag, the amount and the
+ * milliseconds from last-seen to its end (varints); then the block as one varint: 0 for none, 1 for
+ * a block without end, else 1 plus the milliseconds from last-seen to its end. The slots follow.
  */
 public final class KeyStateCodec {
 
     static final byte VERSION = 1;
+    /** The version of states with grants or a block. */
+    static final byte VERSION_WITH_COMMANDS = 2;
+    private static final int NO_BLOCK = 0;
+    private static final int BLOCK_WITHOUT_END = 1;
     private static final int WINDOW_COUNT = 2;
     private static final int SLIDING_COUNTS = 4;
     private static final int REQUEST_LOG = 6;
@@ -32,11 +42,14 @@ public final class KeyStateCodec {
 
     public static byte[] encode(KeyState state) {
         Writer out = new Writer();
-        out.write(VERSION);
+        out.write(state.hasCommands() ? VERSION_WITH_COMMANDS : VERSION);
         long lastSeen = state.lastSeen();
         long lastSecond = Math.floorDiv(lastSeen, 1000L);
         out.signed(lastSeen);
         out.unsigned(-Math.floorDiv(-(Math.max(state.idleFrom(), lastSeen) - lastSeen), 1000L));
+        if (state.hasCommands()) {
+            writeCommands(out, state);
+        }
         for (KeyState.Slot slot : state.slots()) {
             out.fixedInt(slot.tag());
             PolicyState policyState = slot.state();
@@ -71,16 +84,44 @@ public final class KeyStateCodec {
         return out.toByteArray();
     }
 
+    private static void writeCommands(Writer out, KeyState state) {
+        long lastSeen = state.lastSeen();
+        out.unsigned(state.grants().size());
+        for (KeyState.Grant grant : state.grants()) {
+            out.fixedInt(grant.tag());
+            out.unsigned(grant.amount());
+            out.unsigned(grant.until() - lastSeen);
+        }
+        long until = state.blockedUntil();
+        if (until == KeyState.NOT_BLOCKED) {
+            out.unsigned(NO_BLOCK);
+        } else if (until == KeyState.BLOCKED_WITHOUT_END) {
+            out.unsigned(BLOCK_WITHOUT_END);
+        } else {
+            out.unsigned(Math.addExact(until - lastSeen, 1));
+        }
+    }
+
     /** Reads a state written by {@link #encode}; throws {@link IllegalArgumentException} on anything else. */
     public static KeyState decode(byte[] bytes) {
         Reader in = new Reader(bytes);
-        int version = in.read();
-        if (version != VERSION) {
-            throw new IllegalArgumentException("unknown key state version " + version);
-        }
+        int version = version(in);
         long lastSeen = in.signed();
         long lastSecond = Math.floorDiv(lastSeen, 1000L);
-        long idleFrom = lastSeen + in.unsigned() * 1000;
+        long idleFrom = idleFrom(lastSeen, in.unsigned());
+        List<KeyState.Grant> grants = new ArrayList<>(0);
+        long blockedUntil = KeyState.NOT_BLOCKED;
+        if (version == VERSION_WITH_COMMANDS) {
+            long count = in.unsigned();
+            for (long i = 0; i < count; i++) {
+                int tag = in.fixedInt();
+                long amount = in.unsigned();
+                grants.add(new KeyState.Grant(tag, amount, lastSeen + in.unsigned()));
+            }
+            long block = in.unsigned();
+            blockedUntil = block == NO_BLOCK ? KeyState.NOT_BLOCKED
+                    : block == BLOCK_WITHOUT_END ? KeyState.BLOCKED_WITHOUT_END : lastSeen + block - 1;
+        }
         List<KeyState.Slot> slots = new ArrayList<>(2);
         while (in.hasMore()) {
             int tag = in.fixedInt();
@@ -105,17 +146,28 @@ public final class KeyStateCodec {
             };
             slots.add(new KeyState.Slot(tag, state));
         }
-        return new KeyState(lastSeen, idleFrom, slots);
+        return new KeyState(lastSeen, idleFrom, slots, grants, blockedUntil);
     }
 
     /** The idle-from time alone, without decoding the policies: what expiry needs. */
     public static long idleFrom(byte[] bytes) {
         Reader in = new Reader(bytes);
-        if (in.read() != VERSION) {
-            throw new IllegalArgumentException("unknown key state version " + bytes[0]);
-        }
+        version(in);
         long lastSeen = in.signed();
-        return lastSeen + in.unsigned() * 1000;
+        return idleFrom(lastSeen, in.unsigned());
+    }
+
+    private static int version(Reader in) {
+        int version = in.read();
+        if (version != VERSION && version != VERSION_WITH_COMMANDS) {
+            throw new IllegalArgumentException("unknown key state version " + version);
+        }
+        return version;
+    }
+
+    /** Last-seen plus the idle seconds, saturating: a key blocked without end is never idle. */
+    private static long idleFrom(long lastSeen, long idleSeconds) {
+        return idleSeconds > (Long.MAX_VALUE - Math.max(0, lastSeen)) / 1000 ? Long.MAX_VALUE : lastSeen + idleSeconds * 1000;
     }
 
     private static RequestLog readLog(Reader in, long lastSeen, boolean denying) {

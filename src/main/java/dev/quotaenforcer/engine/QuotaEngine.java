@@ -1,5 +1,6 @@
 package dev.quotaenforcer.engine;
 
+import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.limit.Outcome;
 import dev.quotaenforcer.limit.PolicyState;
 import dev.quotaenforcer.limit.Verdict;
@@ -11,7 +12,8 @@ import java.util.List;
 /**
  * Decides a request against all policies of its key's plan. A request is allowed only if every
  * policy allows it; an allowed request consumes its cost from every policy, a denied one consumes
- * nothing (a denying policy only records that a run of denials has started).
+ * nothing (a denying policy only records that a run of denials has started). A grant raises its
+ * policy's allowance until it ends; a key an operator blocked is denied without asking any policy.
  */
 public final class QuotaEngine {
 
@@ -23,12 +25,20 @@ public final class QuotaEngine {
      */
     public static Evaluation evaluate(Plan plan, KeyState previous, long eventTime, long cost) {
         long now = previous == null ? eventTime : Math.max(eventTime, previous.lastSeen());
+        KeyState current = previous == null ? new KeyState(now, now, List.of()) : previous.at(now);
+        if (current.blockedAt(now)) {
+            // Blocked by an operator: no policy is asked and nothing is consumed.
+            return new Evaluation(plan, now, false, List.of(), -1, current);
+        }
         List<PlanPolicy> policies = plan.policies();
         List<Evaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
         List<Outcome> outcomes = new ArrayList<>(policies.size());
         boolean allowed = true;
         for (PlanPolicy policy : policies) {
-            Outcome outcome = policy.limit().decide(stateOf(previous, policy), now, cost);
+            KeyState.Grant grant = current.grantOf(policy.tag());
+            PolicyState state = current.stateOf(policy.tag());
+            Outcome outcome = grant == null ? policy.limit().decide(state, now, cost)
+                    : policy.limit().decide(state, now, cost, grant.amount(), grant.until());
             outcomes.add(outcome);
             verdicts.add(new Evaluation.PolicyVerdict(policy, outcome.verdict()));
             allowed &= outcome.verdict().allowed();
@@ -38,34 +48,39 @@ public final class QuotaEngine {
         for (int i = 0; i < policies.size(); i++) {
             PlanPolicy policy = policies.get(i);
             Outcome outcome = outcomes.get(i);
+            KeyState.Grant grant = current.grantOf(policy.tag());
             // On a denial the policies that would have admitted consume nothing: their state only moves to now.
             PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state()
-                    : policy.limit().advance(stateOf(previous, policy), now);
+                    : policy.limit().raisedBy(grant == null ? 0 : grant.amount()).advance(current.stateOf(policy.tag()), now);
             if (kept != null) {
                 slots.add(new KeyState.Slot(policy.tag(), kept));
                 idleFrom = Math.max(idleFrom, policy.limit().idleFrom(kept));
             }
         }
-        return new Evaluation(plan, now, allowed, verdicts, binding(verdicts, allowed), new KeyState(now, idleFrom, slots));
+        for (KeyState.Grant grant : current.grants()) {
+            idleFrom = Math.max(idleFrom, grant.until());
+        }
+        return new Evaluation(plan, now, allowed, verdicts, binding(verdicts, allowed),
+                new KeyState(now, idleFrom, slots, current.grants(), KeyState.NOT_BLOCKED));
     }
 
     /**
      * Where a key stands against every policy of its plan at {@code time} (never before its newest
-     * decided event), without deciding anything: used, remaining and reset per policy.
+     * decided event), without deciding anything: used, remaining and reset per policy, a grant in
+     * force counted in its policy's limit.
      *
      * @param state the key's stored state, or null for a key with none
      */
     public static List<PolicyStanding> standings(Plan plan, KeyState state, long time) {
         long now = state == null ? time : Math.max(time, state.lastSeen());
+        KeyState current = state == null ? new KeyState(now, now, List.of()) : state.at(now);
         List<PolicyStanding> standings = new ArrayList<>(plan.policies().size());
         for (PlanPolicy policy : plan.policies()) {
-            standings.add(new PolicyStanding(policy, policy.limit().standing(stateOf(state, policy), now)));
+            KeyState.Grant grant = current.grantOf(policy.tag());
+            LimitPolicy limit = grant == null ? policy.limit() : policy.limit().raisedBy(grant.amount());
+            standings.add(new PolicyStanding(policy, limit.standing(current.stateOf(policy.tag()), now)));
         }
         return standings;
-    }
-
-    private static PolicyState stateOf(KeyState state, PlanPolicy policy) {
-        return state == null ? null : state.stateOf(policy.tag());
     }
 
     /** The denying policy that holds the request back longest, else the one with least remaining. */

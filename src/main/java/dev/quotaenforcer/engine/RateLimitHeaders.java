@@ -10,7 +10,8 @@ import java.util.StringJoiner;
  * The HTTP header values a gateway returns for a decision: {@code Retry-After} on denial, the
  * widely deployed {@code RateLimit-Limit/-Remaining/-Reset} (seconds), and the IETF httpapi draft's
  * structured {@code RateLimit-Policy} (every policy: quota {@code q}, window {@code w} in seconds)
- * and {@code RateLimit} (the binding policy: remaining {@code r}, reset {@code t} in seconds).
+ * and {@code RateLimit} (the binding policy: remaining {@code r}, reset {@code t} in seconds). A
+ * request denied by an operator's block gets {@code Retry-After} alone, and none when the block has no end.
  */
 public final class RateLimitHeaders {
 
@@ -22,6 +23,9 @@ public final class RateLimitHeaders {
         long retryAfter = evaluation.retryAfterSeconds();
         if (!evaluation.allowed() && retryAfter != Verdict.NEVER) {
             headers.put("Retry-After", Long.toString(retryAfter));
+        }
+        if (evaluation.blocked()) {
+            return headers;
         }
         Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
         Verdict verdict = binding.verdict();

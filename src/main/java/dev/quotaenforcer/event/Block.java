@@ -5,15 +5,25 @@ import java.time.Instant;
 
 /**
  * An API key's requests are refused until {@code until}: published on the compacted blocks topic
- * when a run of denials starts, so gateways that cannot wait for decisions refuse locally.
+ * when a run of denials starts or an operator blocks the key, so gateways that cannot wait for
+ * decisions refuse locally. A tombstone (no value) for the key lifts it.
  *
- * @param retryAfterSeconds from the denial that started the block, for the 429 a gateway answers
+ * @param policy            the denying policy; null for an operator's block ({@link Reason#BLOCKED})
+ * @param until             when the block ends; null for an operator's block without end
+ * @param retryAfterSeconds from the denial that started the block, for the 429 a gateway answers;
+ *                          -1 when the block has no end
  */
 @JsonPropertyOrder({"apiKey", "plan", "reason", "policy", "until", "retryAfterSeconds"})
 public record Block(String apiKey, String plan, Reason reason, String policy, Instant until, long retryAfterSeconds) {
 
+    /** The block a denial sets: until its Retry-After has passed. */
+    public static Block of(Decision denial) {
+        return new Block(denial.apiKey(), denial.plan(), denial.reason(), denial.policy(),
+                denial.eventTime().plusSeconds(denial.retryAfterSeconds()), denial.retryAfterSeconds());
+    }
+
     /** Whether the block still holds at {@code now}. */
     public boolean holdsAt(Instant now) {
-        return now.isBefore(until);
+        return until == null || now.isBefore(until);
     }
 }

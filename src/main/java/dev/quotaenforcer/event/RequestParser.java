@@ -106,7 +106,7 @@ public final class RequestParser {
         return new Parsed(new RequestEvent(requestId, apiKey, costValue, time), null);
     }
 
-    private static String idProblem(String field, JsonNode value) {
+    static String idProblem(String field, JsonNode value) {
         if (value == null || value.isNull()) {
             return field + ": is missing";
         }
@@ -127,7 +127,7 @@ public final class RequestParser {
         return new Parsed(null, new InvalidRequest(error, reason, requestId, apiKey));
     }
 
-    private static String abbreviate(String value) {
+    static String abbreviate(String value) {
         return value.length() <= 80 ? value : value.substring(0, 77) + "...";
     }
 }

@@ -73,14 +73,13 @@ final class LocalStores {
         return plans;
     }
 
-    /** Where a key stands against each policy of {@code plan} at {@code at}; the key must be owned here. */
-    List<PolicyStanding> standings(String apiKey, Plan plan, Instant at, int partition) {
+    /** The stored state of a key owned here, on partition {@code partition}; null when it has none. */
+    KeyState keyState(String apiKey, int partition) {
         ReadOnlyKeyValueStore<String, byte[]> states = streams.store(StoreQueryParameters
                 .fromNameAndType(QuotaTopology.STATE_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())
                 .withPartition(partition));
         byte[] bytes = states.get(apiKey);
-        KeyState state = bytes == null ? null : KeyStateCodec.decode(bytes);
-        return QuotaEngine.standings(plan, state, at.toEpochMilli());
+        return bytes == null ? null : KeyStateCodec.decode(bytes);
     }
 
     /** A key's usage in the hour starting at {@code hour}, or null when it made no counted request in it. */

@@ -3,7 +3,9 @@ package dev.quotaenforcer.http;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.PolicyStanding;
+import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.topology.JsonSerde;
@@ -169,11 +171,15 @@ public final class OperatorServer implements AutoCloseable {
             return;
         }
         Instant at = instant(ctx, "at", now());
+        KeyState state = app.stores().keyState(apiKey, owner.partition());
         List<KeyUsageView.PolicyView> policies = new ArrayList<>();
-        for (PolicyStanding standing : app.stores().standings(apiKey, plan, at, owner.partition())) {
+        for (PolicyStanding standing : QuotaEngine.standings(plan, state, at.toEpochMilli())) {
             policies.add(KeyUsageView.PolicyView.of(standing));
         }
-        json(ctx, new KeyUsageView(apiKey, planId, at, app.router().self(), policies,
+        boolean blocked = state != null && state.blockedAt(at.toEpochMilli());
+        Instant blockedUntil = blocked && state.blockedUntil() != KeyState.BLOCKED_WITHOUT_END
+                ? Instant.ofEpochMilli(state.blockedUntil()) : null;
+        json(ctx, new KeyUsageView(apiKey, planId, at, app.router().self(), blocked, blockedUntil, policies,
                 app.stores().keyUsage(apiKey, hourOf(at), owner.partition())));
     }
 

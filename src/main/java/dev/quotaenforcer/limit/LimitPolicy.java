@@ -39,7 +39,48 @@ public record LimitPolicy(String name, Algorithm algorithm, long limit, long win
 
     /** Decides one request of {@code cost} at {@code nowMs} against this policy and its current state. */
     public Outcome decide(PolicyState state, long nowMs, long cost) {
-        return algorithm.limiter().decide(this, state, nowMs, cost);
+        return decide(state, nowMs, cost, 0, nowMs);
+    }
+
+    /**
+     * Decides one request with {@code extra} granted on top of the limit until {@code extraUntil}
+     * (exclusive); Retry-After accounts for the allowance dropping back when the grant ends.
+     */
+    public Outcome decide(PolicyState state, long nowMs, long cost, long extra, long extraUntil) {
+        return algorithm.limiter().decide(this, state, nowMs, cost, extra, extraUntil);
+    }
+
+    /**
+     * This policy with {@code extra} more allowance: a larger limit per window, or a larger bucket.
+     *
+     * @throws ArithmeticException when the raised limit does not fit the policy's arithmetic
+     */
+    public LimitPolicy raisedBy(long extra) {
+        return extra == 0 ? this : new LimitPolicy(name, algorithm, Math.addExact(limit, extra), windowMs, refill);
+    }
+
+    /**
+     * When a grant made at {@code now} ends: the end of the current window for windowed algorithms,
+     * windows being aligned to the epoch as fixed windows are (so {@code PT1H} is the calendar hour,
+     * for sliding windows too); for buckets, {@code now} plus the time the rate takes to fill the
+     * whole capacity, the window a bucket is described by in {@code RateLimit-Policy}.
+     */
+    public long grantEnd(long now) {
+        if (algorithm.windowed()) {
+            return FixedWindow.windowStart(this, now) + windowMs;
+        }
+        return now + Bucket.msFor(this, Bucket.capacityUnits(this));
+    }
+
+    /**
+     * The state once {@code amount} is granted at {@code now} on top of {@code previousExtra} already
+     * granted: unchanged but for a token bucket, which receives the granted tokens at once.
+     *
+     * @throws ArithmeticException when the raised limit does not fit the policy's arithmetic
+     */
+    public PolicyState grant(PolicyState state, long now, long previousExtra, long amount) {
+        return algorithm.limiter().grant(raisedBy(previousExtra), raisedBy(Math.addExact(previousExtra, amount)), state,
+                now, amount);
     }
 
     /**

@@ -78,9 +78,32 @@ abstract class Limiter<S extends PolicyState> {
         return new Standing(policy.limit(), remaining(policy, current, now), seconds(resetMs(policy, current, now)));
     }
 
-    final Outcome decide(LimitPolicy policy, PolicyState previous, long eventTime, long cost) {
+    /**
+     * A grant raised to {@code after} (from {@code before}) at {@code now}: most algorithms need nothing
+     * more than the raised limit, which the decisions apply while the grant lasts; a token bucket also
+     * receives the granted tokens at once (see {@link TokenBucket#granted}). A grant ends any run of
+     * denials, so a denial after it opens a new one (and is reported), even within a fixed window.
+     */
+    final PolicyState grant(LimitPolicy before, LimitPolicy after, PolicyState state, long now, long amount) {
+        S known = stateType.isInstance(state) ? stateType.cast(state) : null;
+        S current = known == null ? fresh(before, now) : advance(before, known, Math.max(now, known.updatedAt()));
+        return withDenying(granted(after, current, amount), false);
+    }
+
+    /** The state once {@code amount} is granted on top of the policy, {@code raised} being the policy with the grant. */
+    S granted(LimitPolicy raised, S current, long amount) {
+        return current;
+    }
+
+    /**
+     * Decides against {@code base}, raised by {@code extra} while {@code now} is before {@code extraUntil}
+     * (a grant). Retry-After stays exact across the grant's end, where the allowance drops back: the
+     * earliest admission under the raised limit counts only if it comes before the grant ends.
+     */
+    final Outcome decide(LimitPolicy base, PolicyState previous, long eventTime, long cost, long extra, long extraUntil) {
         S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
         long now = known == null ? eventTime : Math.max(eventTime, known.updatedAt());
+        LimitPolicy policy = extra > 0 && now < extraUntil ? base.raisedBy(extra) : base;
         S current = known == null ? fresh(policy, now) : advance(policy, known, now);
         if (admits(policy, current, now, cost)) {
             S consumed = consume(policy, current, now, cost);
@@ -93,14 +116,22 @@ abstract class Limiter<S extends PolicyState> {
             return new Outcome(verdict, consumed);
         }
         Verdict verdict = new Verdict(false, policy.limit(), remaining(policy, current, now),
-                seconds(resetMs(policy, current, now)), retryAfterSeconds(policy, current, now, cost), 0,
-                !current.denying());
+                seconds(resetMs(policy, current, now)), retryAfterSeconds(base, policy, extraUntil, current, now, cost),
+                0, !current.denying());
         return new Outcome(verdict, current.denying() ? current : withDenying(current, true));
     }
 
-    private long retryAfterSeconds(LimitPolicy policy, S state, long now, long cost) {
-        long ms = admittedAfterMs(policy, state, now, cost);
-        return ms == Verdict.NEVER ? Verdict.NEVER : seconds(ms);
+    /**
+     * The first whole second from {@code now} that admits the request: under the raised {@code policy}
+     * if that second still falls inside the grant, else under {@code base} once the grant has ended.
+     */
+    private long retryAfterSeconds(LimitPolicy base, LimitPolicy policy, long extraUntil, S state, long now, long cost) {
+        long raised = admittedAfterMs(policy, state, now, cost);
+        if (policy == base || raised != Verdict.NEVER && now + seconds(raised) * 1000 < extraUntil) {
+            return raised == Verdict.NEVER ? Verdict.NEVER : seconds(raised);
+        }
+        long plain = admittedAfterMs(base, state, now, cost);
+        return plain == Verdict.NEVER ? Verdict.NEVER : seconds(Math.max(extraUntil - now, plain));
     }
 
     static long ceilDiv(long x, long y) {

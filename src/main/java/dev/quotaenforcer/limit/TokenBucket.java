@@ -15,8 +15,9 @@ final class TokenBucket extends Bucket {
     @Override
     BucketLevel advance(LimitPolicy policy, BucketLevel state, long now) {
         long missing = capacityUnits(policy) - state.level();
-        long refilled = flow(policy, now - state.updatedAt(), missing);
-        return new BucketLevel(state.level() + refilled, Math.max(now, state.updatedAt()), state.denying());
+        // A level above capacity is what remains of a grant that has ended: it lapses.
+        long level = missing <= 0 ? capacityUnits(policy) : state.level() + flow(policy, now - state.updatedAt(), missing);
+        return new BucketLevel(level, Math.max(now, state.updatedAt()), state.denying());
     }
 
     @Override
@@ -27,6 +28,17 @@ final class TokenBucket extends Bucket {
     @Override
     BucketLevel consume(LimitPolicy policy, BucketLevel state, long now, long cost) {
         return new BucketLevel(state.level() - units(policy, cost), state.updatedAt(), state.denying());
+    }
+
+    /**
+     * The granted tokens go into the bucket at once, above its usual capacity if need be; refill
+     * stops at the raised capacity while the grant lasts, and what is left of the grant when it ends
+     * lapses at the next decision, which brings the level back to the capacity.
+     */
+    @Override
+    BucketLevel granted(LimitPolicy raised, BucketLevel current, long amount) {
+        long level = Math.min(current.level() + units(raised, amount), capacityUnits(raised));
+        return new BucketLevel(level, current.updatedAt(), current.denying());
     }
 
     @Override

@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -111,9 +112,10 @@ public final class Enforcer implements AutoCloseable {
 
     /**
      * Starts the enforcer against the cluster in {@code settings}, after reading the requests
-     * topic's partition count from it (the re-keying topic must match it).
+     * topic's partition count from it (the re-keying topics must match it).
      *
-     * @throws IllegalStateException when the requests topic does not exist or cannot be described
+     * @throws IllegalStateException when the requests or commands topic does not exist or cannot be
+     *                               described, or their partition counts differ
      */
     public static Enforcer start(Map<String, Object> settings) {
         EnforcerConfig sized = new EnforcerConfig(withRequestPartitions(settings));
@@ -130,23 +132,31 @@ public final class Enforcer implements AutoCloseable {
     }
 
     private static Map<String, Object> withRequestPartitions(Map<String, Object> settings) {
-        EnforcerConfig config = new EnforcerConfig(settings);
-        String topic = Topics.withPrefix(config.topicPrefix()).requests().name();
+        Topics topics = Topics.withPrefix(new EnforcerConfig(settings).topicPrefix());
+        String requests = topics.requests().name();
+        String commands = topics.commands().name();
         try (Admin admin = Admin.create(ClientSettings.forAdmin(settings))) {
-            int partitions = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS)
-                    .get(topic).partitions().size();
+            Map<String, TopicDescription> described = admin.describeTopics(List.of(requests, commands)).allTopicNames()
+                    .get(60, TimeUnit.SECONDS);
+            int partitions = described.get(requests).partitions().size();
+            int commandPartitions = described.get(commands).partitions().size();
+            // Commands are applied by the task of their key's requests partition: both topics must split keys alike.
+            if (commandPartitions != partitions) {
+                throw new IllegalStateException("topic " + commands + " has " + commandPartitions + " partitions but "
+                        + requests + " has " + partitions + "; they must have as many (add partitions to the smaller)");
+            }
             Map<String, Object> sized = new HashMap<>(settings);
             sized.put(EnforcerConfig.REQUEST_PARTITIONS_CONFIG, partitions);
             return sized;
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe topic " + topic + " (create it with `topics apply`): "
-                    + e.getCause().getMessage(), e.getCause());
+            throw new IllegalStateException("cannot describe topics " + requests + " and " + commands
+                    + " (create them with `topics apply`): " + e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out describing topic " + topic + " at "
+            throw new IllegalStateException("timed out describing topics " + requests + " and " + commands + " at "
                     + settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing topic " + topic, e);
+            throw new IllegalStateException("interrupted while describing topics " + requests + " and " + commands, e);
         }
     }
 

@@ -21,8 +21,7 @@ public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddr
         if (exceeded.isEmpty() || decision.allowed() || decision.retryAfterSeconds() <= 0) {
             return null;
         }
-        return new Block(decision.apiKey(), decision.plan(), decision.reason(), decision.policy(),
-                decision.eventTime().plusSeconds(decision.retryAfterSeconds()), decision.retryAfterSeconds());
+        return Block.of(decision);
     }
 
     /** Whether a plan's policies decided it, so it counts as usage of the plan. */

@@ -1,6 +1,7 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.Reason;
 import io.micrometer.core.instrument.Counter;
@@ -15,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The topology's own meters, shared by every stream thread: decisions by plan and reason,
- * quota-exceeded events, dead letters, and the decision lag (from the request record's timestamp
+ * quota-exceeded events, admin commands applied, dead letters, and the decision lag (from the request record's timestamp
  * to the decision being produced; the transaction that publishes it commits up to one commit
  * interval later).
  */
@@ -30,6 +31,7 @@ public final class DecisionStats {
     private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
     private final Map<String, Counter> exceeded = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final Map<KeyCommand.Type, Counter> commands = new ConcurrentHashMap<>();
 
     /** Meters in a registry of their own, lag measured on the system clock. */
     public DecisionStats() {
@@ -56,6 +58,13 @@ public final class DecisionStats {
         lag.record(Duration.ofMillis(Math.max(0, clock.millis() - requestTimestamp)));
     }
 
+    void commandApplied(KeyCommand.Type type) {
+        commands.computeIfAbsent(type, name -> Counter.builder("quota.commands.applied")
+                .description("Admin commands applied, by type")
+                .tag("type", type.name())
+                .register(registry)).increment();
+    }
+
     void exceeded(QuotaExceeded event) {
         exceeded.computeIfAbsent(event.plan() + '\u0000' + event.policy(), name -> Counter.builder("quota.exceeded.events")
                 .description("Quota-exceeded events published: a run of denials started")
@@ -78,6 +87,16 @@ public final class DecisionStats {
         }
         registry.find("quota.decisions").counters().forEach(counter -> counts.merge(
                 Reason.valueOf(counter.getId().getTag("reason")), (long) counter.count(), Long::sum));
+        return counts;
+    }
+
+    /** Admin commands applied so far, by type (rejected ones count as dead letters). */
+    public Map<KeyCommand.Type, Long> commands() {
+        Map<KeyCommand.Type, Long> counts = new EnumMap<>(KeyCommand.Type.class);
+        for (KeyCommand.Type type : KeyCommand.Type.values()) {
+            counts.put(type, 0L);
+        }
+        commands.forEach((type, count) -> counts.put(type, (long) count.count()));
         return counts;
     }
 

@@ -2,25 +2,29 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.engine.Decisions;
 import dev.quotaenforcer.engine.Evaluation;
+import dev.quotaenforcer.engine.KeyCommands;
 import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -37,8 +41,15 @@ import org.slf4j.LoggerFactory;
  * as the live run did. "Passed" is judged by event time, the time decisions are made in: a key goes
  * once the newest event this task decided is a grace period beyond the key's last window, so an
  * event of another key up to that much late still finds the state it would have found.
+ *
+ * <p>Admin commands of a key arrive at the same task, from the co-partitioned commands topic, and
+ * are applied to the same store between the key's requests ({@link KeyCommands}), so each takes
+ * effect exactly once and in one order with the requests around it. A command that cannot apply
+ * (a policy its plan lacks, say) is dead-lettered with the reason. Commands do not move the expiry
+ * clock: they are operators' wall-clock events, and a key they touched is kept until its grant or
+ * block ends anyway.
  */
-final class QuotaProcessor implements Processor<String, RequestEvent, String, Decided> {
+final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handled> {
 
     /** The per-task store of key states: API key to {@link KeyStateCodec} bytes. */
     static final String STATE_STORE = "quota-state";
@@ -51,7 +62,7 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     private final PlanCache plans = new PlanCache();
     /** Newest event time decided by this task since it started; expiry never runs ahead of it. */
     private long newestEventTime = Long.MIN_VALUE;
-    private ProcessorContext<String, Decided> context;
+    private FixedKeyProcessorContext<String, Handled> context;
     private KeyValueStore<String, byte[]> states;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
@@ -63,11 +74,11 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     }
 
     /** Supplies the processor together with the store it owns. */
-    static ProcessorSupplier<String, RequestEvent, String, Decided> supplier(String defaultPlan, long expiryIntervalMs,
-                                                                           long expiryGraceMs) {
-        return new ProcessorSupplier<>() {
+    static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
+                                                                       long expiryGraceMs) {
+        return new FixedKeyProcessorSupplier<>() {
             @Override
-            public Processor<String, RequestEvent, String, Decided> get() {
+            public FixedKeyProcessor<String, KeyInput, Handled> get() {
                 return new QuotaProcessor(defaultPlan, expiryIntervalMs, expiryGraceMs);
             }
 
@@ -81,7 +92,7 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     }
 
     @Override
-    public void init(ProcessorContext<String, Decided> context) {
+    public void init(FixedKeyProcessorContext<String, Handled> context) {
         this.context = context;
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
@@ -90,30 +101,24 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
     }
 
     @Override
-    public void process(Record<String, RequestEvent> record) {
-        RequestEvent request = record.value();
+    public void process(FixedKeyRecord<String, KeyInput> record) {
+        RequestEvent request = record.value().request();
+        if (request == null) {
+            context.forward(record.withValue(apply(record.value().command(), record.timestamp())));
+            return;
+        }
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
-        context.forward(record.withValue(decide(request)));
+        context.forward(record.withValue(Handled.of(decide(request))));
     }
 
     private Decided decide(RequestEvent request) {
-        String planId = valueOf(keyCatalog.get(request.apiKey()));
-        if (planId == null) {
-            planId = defaultPlan;
-        }
+        String planId = planIdOf(request.apiKey());
         if (planId == null) {
             return rejected(request, null, Reason.UNKNOWN_API_KEY);
         }
-        byte[] planJson = valueOf(planCatalog.get(planId));
-        if (planJson == null) {
-            return rejected(request, planId, Reason.UNKNOWN_PLAN);
-        }
-        Plan plan;
-        try {
-            plan = plans.plan(planId, planJson);
-        } catch (InvalidPlanException e) {
-            LOG.error("Plan {} in the catalog cannot be read by this version: {}", planId, e.getMessage());
+        Plan plan = plan(planId);
+        if (plan == null) {
             return rejected(request, planId, Reason.UNKNOWN_PLAN);
         }
         Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), request.timestamp(), request.cost());
@@ -121,6 +126,48 @@ final class QuotaProcessor implements Processor<String, RequestEvent, String, De
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
         return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
                 request.cost());
+    }
+
+    /** Applies a command at its record's time; the key's plan is needed by reset and grant of a policy only. */
+    private Handled apply(KeyCommand command, long time) {
+        String planId = planIdOf(command.apiKey());
+        Plan plan = planId == null ? null : plan(planId);
+        KeyCommands.Applied applied = KeyCommands.apply(plan, storedState(command.apiKey()), command, time);
+        if (!applied.applied()) {
+            LOG.warn("Not applying {} command {} of {} to key {}: {}", command.type().id(), command.commandId(),
+                    command.issuer(), command.apiKey(), applied.problem());
+            byte[] json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
+            return Handled.rejected(command, new Rejection("COMMAND_NOT_APPLICABLE", applied.problem(),
+                    command.apiKey().getBytes(StandardCharsets.UTF_8), json, new RecordHeaders()));
+        }
+        if (applied.state() == null) {
+            states.delete(command.apiKey());
+        } else {
+            states.put(command.apiKey(), KeyStateCodec.encode(applied.state()));
+        }
+        LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
+                command.apiKey(), command);
+        return Handled.applied(command, applied.block());
+    }
+
+    /** The key's assigned plan id, else the default plan's, else null. */
+    private String planIdOf(String apiKey) {
+        String planId = valueOf(keyCatalog.get(apiKey));
+        return planId == null ? defaultPlan : planId;
+    }
+
+    /** The plan in the catalog, or null when it is not there or this version cannot read it. */
+    private Plan plan(String planId) {
+        byte[] planJson = valueOf(planCatalog.get(planId));
+        if (planJson == null) {
+            return null;
+        }
+        try {
+            return plans.plan(planId, planJson);
+        } catch (InvalidPlanException e) {
+            LOG.error("Plan {} in the catalog cannot be read by this version: {}", planId, e.getMessage());
+            return null;
+        }
     }
 
     private KeyState storedState(String apiKey) {

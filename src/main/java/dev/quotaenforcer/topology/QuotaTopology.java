@@ -1,6 +1,8 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.CommandParser;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.event.KeyUsage;
@@ -32,8 +34,11 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions (+ reply topic)
- *                    ├─ elsewhere ─ requests-rekeyed (repartition)┘                 └─ exceeded
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 ├─ exceeded, blocks
  *                    └─ unreadable ─ dead-letter (+ INVALID_REQUEST decision when answerable)
+ * commands ─ intake ─┬─ on the key's partition ──────────────────┤                 └─ applied commands: blocks
+ *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘                   (not applicable: dead-letter)
+ *                    └─ unreadable ─ dead-letter
  * plans ─ validator ─ plan-catalog (global table)     api-keys ─ validator ─ key-catalog (global table)
  * </pre>
  */
@@ -47,7 +52,6 @@ public final class QuotaTopology {
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
     /** Windowed store of usage per key and hour. */
     public static final String USAGE_STORE = "usage-by-hour";
-    private static final String USAGE_REPARTITION = "usage";
     private static final String PLAN_USAGE_REPARTITION = "plan-usage";
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
@@ -116,7 +120,7 @@ public final class QuotaTopology {
         ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
         Map<String, KStream<String, Intake>> routes = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
-                .process(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"))
+                .processValues(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"))
                 .split(Named.as("intake-"))
                 .branch((key, intake) -> intake.isAccepted() && intake.placed(), Branched.as("placed"))
                 .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
@@ -125,13 +129,23 @@ public final class QuotaTopology {
         KStream<String, RequestEvent> placed = routes.get("intake-placed")
                 .mapValues(Intake::request, Named.as("placed-request"));
         KStream<String, RequestEvent> rekeyed = routes.get("intake-misplaced")
-                .mapValues(Intake::request, Named.as("misplaced-request"))
+                .map((key, intake) -> KeyValue.pair(intake.request().apiKey(), intake.request()), Named.as("misplaced-request"))
                 .repartition(Repartitioned.<String, RequestEvent>as(Topics.REKEYED_REQUESTS)
                         .withKeySerde(Topics.REKEYED.keySerde())
                         .withValueSerde(Topics.REKEYED.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()));
-        KStream<String, Decided> decided = placed.merge(rekeyed, Named.as("requests-by-key"))
-                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
+        KStream<String, KeyInput> requests = placed.merge(rekeyed, Named.as("requests-by-key"))
+                .mapValues(KeyInput::of, Named.as("request-input"));
+        KStream<String, Handled> handled = requests.merge(commandsByKey(builder, placement), Named.as("inputs-by-key"))
+                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
+        KStream<String, Decided> decided = handled.filter((key, value) -> value.isDecision(), Named.as("request-decided"))
+                .mapValues(Handled::decided, Named.as("decided"));
+        handled.filter((key, value) -> value.isAppliedCommand(), Named.as("command-applied"))
+                .peek((key, value) -> stats.commandApplied(value.command().type()), Named.as("count-command"))
+                .mapValues(Handled::block, Named.as("command-block"))
+                .to(topics.blocks().name(), topics.blocks().produced());
+        deadLetters(handled.filter((key, value) -> value.isRejectedCommand(), Named.as("command-not-applicable"))
+                .mapValues(Handled::rejection, Named.as("command-rejection")), "command-apply");
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .peek((key, event) -> stats.exceeded(event), Named.as("count-exceeded"))
                 .to(topics.exceeded().name(), topics.exceeded().produced());
@@ -144,8 +158,8 @@ public final class QuotaTopology {
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
         KStream<String, Decided> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
-                .mapValues(intake -> new Decided(intake.answer(), List.of(), intake.answerTo(), 0),
-                        Named.as("invalid-request-decision"));
+                .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(),
+                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0)), Named.as("invalid-request-decision"));
 
         KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
                 .processValues(() -> new DecisionCounter(stats), Named.as("count-decision"));
@@ -154,6 +168,33 @@ public final class QuotaTopology {
         allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
                 .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
                 .to(ReplyRouting.topic(), ReplyRouting.produced());
+    }
+
+    /**
+     * Admin commands keyed by API key on its requests' partition: those produced there already go
+     * straight to the key's task, the rest through a repartition topic sized like the requests topic.
+     */
+    private KStream<String, KeyInput> commandsByKey(StreamsBuilder builder, KeyPlacement placement) {
+        CommandParser parser = new CommandParser(config.requestMaxBytes());
+        Map<String, KStream<String, CommandIntake.Read>> routes = builder
+                .stream(topics.commands().name(), topics.commands().consumed())
+                .processValues(() -> new CommandIntake(parser, placement), Named.as("command-intake"))
+                .split(Named.as("command-intake-"))
+                .branch((key, read) -> read.accepted() && read.placed(), Branched.as("placed"))
+                .branch((key, read) -> read.accepted(), Branched.as("misplaced"))
+                .defaultBranch(Branched.as("rejected"));
+        deadLetters(routes.get("command-intake-rejected").mapValues(CommandIntake.Read::rejection,
+                Named.as("unreadable-command")), "command");
+        KStream<String, KeyCommand> rekeyed = routes.get("command-intake-misplaced")
+                .map((key, read) -> KeyValue.pair(read.command().apiKey(), read.command()), Named.as("misplaced-command"))
+                .repartition(Repartitioned.<String, KeyCommand>as(Topics.REKEYED_COMMANDS)
+                        .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
+                        .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
+                        .withNumberOfPartitions(config.requestPartitions()));
+        return routes.get("command-intake-placed")
+                .mapValues(CommandIntake.Read::command, Named.as("placed-command"))
+                .merge(rekeyed, Named.as("commands-by-key"))
+                .mapValues(KeyInput::of, Named.as("command-input"));
     }
 
     /**
@@ -166,7 +207,7 @@ public final class QuotaTopology {
         KTable<Windowed<String>, KeyUsage> perKeyAndHour = decided
                 .filter((key, value) -> value.counted(), Named.as("counted-decision"))
                 .processValues(UsageDelta::new, Named.as("usage-delta"))
-                .groupByKey(Grouped.with(USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
+                .groupByKey(Grouped.with(Serdes.String(), Topics.KEY_USAGE_SERDE))
                 .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
                 .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
                                 Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))

@@ -6,26 +6,25 @@ import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
 import dev.quotaenforcer.event.RequestParser;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
- * Reads raw request records: parses them, keys them by API key, and says whether each already sits
- * on the partition of its key. Records that do (the common case, from Java producers keyed by API
- * key) are decided in place; the rest are re-keyed through the repartition topic so that a key's
- * count is never split across tasks.
+ * Reads raw request records: parses them and says whether each already sits on the partition of its
+ * key, keyed by it. Records that do (the common case, from Java producers keyed by API key) are
+ * decided in place; the rest are re-keyed through the repartition topic so that a key's count is
+ * never split across tasks. It never changes a record's key, so Kafka Streams knows the records it
+ * keeps in place need no repartitioning downstream either (usage is counted in the deciding task).
  */
-final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
+final class RequestIntake implements FixedKeyProcessor<String, byte[], Intake> {
 
     private final RequestParser parser;
     private final KeyPlacement placement;
     private final ReplyRouting replies;
-    private ProcessorContext<String, Intake> context;
+    private FixedKeyProcessorContext<String, Intake> context;
 
     RequestIntake(RequestParser parser, KeyPlacement placement, ReplyRouting replies) {
         this.parser = parser;
@@ -34,29 +33,32 @@ final class RequestIntake implements Processor<byte[], byte[], String, Intake> {
     }
 
     @Override
-    public void init(ProcessorContext<String, Intake> context) {
+    public void init(FixedKeyProcessorContext<String, Intake> context) {
         this.context = context;
     }
 
     @Override
-    public void process(Record<byte[], byte[]> record) {
+    public void process(FixedKeyRecord<String, byte[]> record) {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
         ReplyAddress replyTo = replies.read(record.headers()).orElse(null);
         InvalidRequest invalid = parsed.invalid();
         if (invalid != null) {
-            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), record.key(), record.value(), record.headers());
+            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), keyBytes(record.key()), record.value(),
+                    record.headers());
             Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
                     Reason.INVALID_REQUEST, record.timestamp()) : null;
-            context.forward(record.withKey(invalid.apiKey()).withValue(Intake.rejected(rejection, answer, replyTo))
-                    .withHeaders(none()));
+            context.forward(record.withValue(Intake.rejected(rejection, answer, replyTo)).withHeaders(none()));
             return;
         }
         String apiKey = parsed.request().apiKey();
-        byte[] apiKeyBytes = apiKey.getBytes(StandardCharsets.UTF_8);
-        boolean placed = Arrays.equals(apiKeyBytes, record.key())
-                && context.recordMetadata().map(RecordMetadata::partition).orElse(-1) == placement.partitionOf(apiKeyBytes);
-        context.forward(record.withKey(apiKey).withValue(Intake.accepted(parsed.request().withReplyTo(replyTo), placed))
+        boolean placed = placement.holds(apiKey, record.key(), context.recordMetadata());
+        context.forward(record.withValue(Intake.accepted(parsed.request().withReplyTo(replyTo), placed))
                 .withHeaders(none()));
+    }
+
+    /** The record key as it was produced: exactly so when it was UTF-8, as every API key is. */
+    static byte[] keyBytes(String key) {
+        return key == null ? null : key.getBytes(StandardCharsets.UTF_8);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
@@ -12,8 +13,10 @@ import org.apache.kafka.common.serialization.Serdes;
 /**
  * Every topic the enforcer reads or writes, named from one prefix ({@code quota} by default).
  *
- * <p>Inputs: {@code requests} (raw bytes: parsed by the topology, so a poison record can never stop
- * it), {@code plans} and {@code api-keys} (compacted, written by operators). Outputs: {@code decisions},
+ * <p>Inputs: {@code requests} (values are raw bytes, parsed by the topology, so a poison record can
+ * never stop it; keys are read as UTF-8, which never fails: malformed bytes read as U+FFFD), {@code plans} and {@code api-keys} (compacted, written by operators), {@code commands} (raw
+ * bytes of operators' admin commands, keyed and partitioned like requests; long retained, it is
+ * their audit log). Outputs: {@code decisions},
  * {@code exceeded}, {@code dead-letter}. The two catalogs are compacted topics the enforcer writes
  * itself: the plans and assignments that passed validation, read back by every instance as global
  * tables, so an invalid update never displaces the last valid version. {@code replies} is the default
@@ -21,7 +24,7 @@ import org.apache.kafka.common.serialization.Serdes;
  * may be created under the same name as a prefix.
  */
 public record Topics(
-        Topic<byte[], byte[]> requests,
+        Topic<String, byte[]> requests,
         Topic<String, byte[]> plans,
         Topic<String, byte[]> apiKeys,
         Topic<String, Decision> decisions,
@@ -32,7 +35,8 @@ public record Topics(
         Topic<String, Decision> replies,
         Topic<String, KeyUsage> usage,
         Topic<String, Block> blocks,
-        Topic<String, PlanUsage> planUsage) {
+        Topic<String, PlanUsage> planUsage,
+        Topic<String, byte[]> commands) {
 
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
@@ -41,12 +45,19 @@ public record Topics(
     public static final Topic<String, RequestEvent> REKEYED =
             new Topic<>(REKEYED_REQUESTS, Serdes.String(), new JsonSerde<>(RequestEvent.class));
 
+    /** Name of the repartition topic re-keyed admin commands go through, to the task of their key. */
+    public static final String REKEYED_COMMANDS = "commands-rekeyed";
+
+    /** Serdes of the re-keyed commands: the parsed command, keyed by its API key. */
+    public static final Topic<String, KeyCommand> REKEYED_COMMAND =
+            new Topic<>(REKEYED_COMMANDS, Serdes.String(), new JsonSerde<>(KeyCommand.class));
+
     /** JSON of per-key hourly usage, as written to the usage topic and between the usage tasks. */
     static final JsonSerde<KeyUsage> KEY_USAGE_SERDE = new JsonSerde<>(KeyUsage.class);
 
     public static Topics withPrefix(String prefix) {
         return new Topics(
-                new Topic<>(prefix + ".requests", Serdes.ByteArray(), Serdes.ByteArray()),
+                new Topic<>(prefix + ".requests", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plans", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".api-keys", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".decisions", Serdes.String(), new JsonSerde<>(Decision.class)),
@@ -57,13 +68,14 @@ public record Topics(
                 new Topic<>(prefix + ".replies", Serdes.String(), new JsonSerde<>(Decision.class)),
                 new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE),
                 new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)),
-                new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)));
+                new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)),
+                new Topic<>(prefix + ".commands", Serdes.String(), Serdes.ByteArray()));
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */
     public List<String> names() {
         return List.of(requests.name(), plans.name(), apiKeys.name(), decisions.name(), exceeded.name(),
                 deadLetter.name(), planCatalog.name(), keyCatalog.name(), replies.name(), usage.name(), blocks.name(),
-                planUsage.name());
+                planUsage.name(), commands.name());
     }
 }

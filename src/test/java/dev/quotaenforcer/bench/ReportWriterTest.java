@@ -51,8 +51,8 @@ class ReportWriterTest {
         assertTrue(md.contains("quick run, seed 7, took 3.50 s"), md);
         assertTrue(md.contains("## demo: a demo scenario"), md);
         assertTrue(md.contains("| limiter | ns |\n|---|---|\n| ours \\| fast | 42.5 |"), md);
-        assertTrue(md.contains("| ours under 50 ns | 42.5 ns | 50 ns | met |"), md);
-        assertTrue(md.contains("| ours under 40 ns | 42.5 ns | 40 ns | **missed** |"), md);
+        assertTrue(md.contains("| ours under 50 ns | 42.5 ns | at most 50 ns | met |"), md);
+        assertTrue(md.contains("| ours under 40 ns | 42.5 ns | at most 40 ns | **missed** |"), md);
         assertTrue(md.contains("![demo](demo.svg)"), md);
         assertTrue(md.contains("- a note"), md);
     }

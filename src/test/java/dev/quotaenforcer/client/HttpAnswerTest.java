@@ -178,6 +178,29 @@ class HttpAnswerTest {
     }
 
     @Test
+    void blockedKeyIs403WithRetryAfterWhileTheBlockHasAnEnd() throws Exception {
+        HttpAnswer answer = HttpAnswer.of(new Decision("r-1", "k-1", "free", false, Reason.BLOCKED, null, 0, 0, 0, 600, 0,
+                TIME, Map.of("Retry-After", "600")));
+
+        assertEquals(403, answer.status());
+        assertEquals("600", answer.headers().get("Retry-After"));
+        JsonNode body = JSON.readTree(answer.body());
+        assertEquals("https://quota-enforcer.dev/problems/key-blocked", body.get("type").textValue());
+        assertEquals("An operator blocked the API key; retry after 600 s.", body.get("detail").textValue());
+    }
+
+    @Test
+    void keyBlockedWithoutEndIs403WithoutRetryAfter() throws Exception {
+        HttpAnswer answer = HttpAnswer.of(new Decision("r-1", "k-1", "free", false, Reason.BLOCKED, null, 0, 0, 0, -1, 0,
+                TIME, Map.of()));
+
+        assertEquals(403, answer.status());
+        assertEquals(Map.of("Content-Type", "application/problem+json"), answer.headers());
+        assertEquals("An operator blocked the API key until further notice.",
+                JSON.readTree(answer.body()).get("detail").textValue());
+    }
+
+    @Test
     void invalidRequestIs400WithAProblem() throws Exception {
         HttpAnswer answer = HttpAnswer.of(Decision.rejected("r-1", "k-1", null, Reason.INVALID_REQUEST, 0));
 

@@ -169,7 +169,7 @@ class KeyStateCodecTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 2, 0x7F, 0xFF})
+    @ValueSource(ints = {0, 3, 0x7F, 0xFF})
     void rejectsUnknownVersion(int version) {
         byte[] bytes = KeyStateCodec.encode(state(NOW, NOW, new WindowCount(NOW_SECOND, 1, NOW_SECOND, false)));
         bytes[0] = (byte) version;
@@ -237,6 +237,68 @@ class KeyStateCodecTest {
         Arrays.fill(bytes, at, bytes.length, (byte) 0x80);
 
         assertThrows(IllegalArgumentException.class, () -> KeyStateCodec.decode(bytes));
+    }
+
+    @Test
+    void roundTripsGrants() {
+        assertRoundTrip(new KeyState(NOW, NOW + 3_600_000, List.of(
+                new KeyState.Slot(TAG_A, new WindowCount(NOW_SECOND, 1_500, NOW, true))), List.of(
+                new KeyState.Grant(TAG_A, 500, NOW_SECOND + 1_000),
+                new KeyState.Grant(TAG_B, 1_000_000_000, NOW + 3_600_000)), KeyState.NOT_BLOCKED));
+    }
+
+    @Test
+    void roundTripsBlockUntilATime() {
+        assertRoundTrip(new KeyState(NOW, NOW + 86_400_000, List.of(
+                new KeyState.Slot(TAG_A, new WindowCount(NOW_SECOND, 3, NOW, false))), List.of(), NOW + 86_400_000));
+        assertRoundTrip(new KeyState(NOW, NOW + 1, List.of(), List.of(), NOW + 1));
+    }
+
+    @Test
+    void roundTripsBlockWithoutEndAndSuchAKeyIsNeverIdle() {
+        KeyState blocked = new KeyState(NOW, Long.MAX_VALUE, List.of(
+                new KeyState.Slot(TAG_A, new SlidingCounts(NOW_SECOND, 1, 2, NOW, false))), List.of(
+                new KeyState.Grant(TAG_A, 7, NOW + 60_000)), KeyState.BLOCKED_WITHOUT_END);
+
+        byte[] bytes = KeyStateCodec.encode(blocked);
+
+        assertEquals(blocked, KeyStateCodec.decode(bytes));
+        assertEquals(Long.MAX_VALUE, KeyStateCodec.idleFrom(bytes));
+    }
+
+    @Test
+    void keysWithoutGrantOrBlockKeepTheFirstVersionAndItsSize() {
+        KeyState plain = state(NOW, NOW + 60_000, new WindowCount(NOW_SECOND, 42, NOW, false));
+
+        byte[] bytes = KeyStateCodec.encode(plain);
+
+        assertEquals(1, bytes[0]);
+        assertEquals(KeyStateCodec.encode(new KeyState(NOW, NOW + 60_000, plain.slots(), List.of(), KeyState.NOT_BLOCKED)).length,
+                bytes.length);
+    }
+
+    @Test
+    void decodesStatesStoredBeforeCommandsExisted() {
+        // Written by the codec as of ee638d8 (version 1 only): last-seen NOW, idle 60 s later, a fixed-window
+        // slot of TAG_A that used 42 in the window starting NOW_SECOND - 56 s.
+        byte[] stored = hex("01aa829cc7c5683c123456780200382a");
+
+        assertEquals(state(NOW, NOW + 60_000, new WindowCount(NOW_SECOND - 56_000, 42, NOW, false)),
+                KeyStateCodec.decode(stored));
+        assertEquals(NOW + 60_000, KeyStateCodec.idleFrom(stored));
+    }
+
+    @Test
+    void aDaysBlockCostsAtMost8BytesAndAnHoursGrantAtMost13() {
+        KeyState plain = state(NOW, NOW + 60_000, new WindowCount(NOW_SECOND, 42, NOW, false));
+        int size = KeyStateCodec.encode(plain).length;
+
+        int blocked = KeyStateCodec.encode(new KeyState(NOW, NOW + 86_400_000, plain.slots(), List.of(), NOW + 86_400_000)).length;
+        int granted = KeyStateCodec.encode(new KeyState(NOW, NOW + 3_600_000, plain.slots(), List.of(
+                new KeyState.Grant(TAG_A, 500, NOW + 3_600_000)), KeyState.NOT_BLOCKED)).length;
+
+        assertTrue(blocked - size <= 8, "a day's block adds " + (blocked - size) + " bytes");
+        assertTrue(granted - size <= 13, "an hour's grant adds " + (granted - size) + " bytes");
     }
 
     @Test
@@ -356,8 +418,16 @@ class KeyStateCodecTest {
         KeyState decoded = KeyStateCodec.decode(bytes);
 
         long expectedIdle = state.lastSeen() + ceilSeconds(Math.max(state.idleFrom(), state.lastSeen()) - state.lastSeen());
-        assertEquals(new KeyState(state.lastSeen(), expectedIdle, state.slots()), decoded);
+        assertEquals(new KeyState(state.lastSeen(), expectedIdle, state.slots(), state.grants(), state.blockedUntil()), decoded);
         assertEquals(decoded.idleFrom(), KeyStateCodec.idleFrom(bytes));
+    }
+
+    private static byte[] hex(String hex) {
+        byte[] bytes = new byte[hex.length() / 2];
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = (byte) Integer.parseInt(hex.substring(2 * i, 2 * i + 2), 16);
+        }
+        return bytes;
     }
 
     private static long ceilSeconds(long ms) {

@@ -3,6 +3,7 @@ package dev.quotaenforcer.it;
 import dev.quotaenforcer.admin.CatalogClient;
 import dev.quotaenforcer.admin.TopicApplier;
 import dev.quotaenforcer.admin.TopicDefinitions;
+import dev.quotaenforcer.cli.QuotaEnforcerCommand;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.QuotaExceeded;
@@ -10,6 +11,8 @@ import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.runtime.Enforcer;
 import dev.quotaenforcer.topology.Topic;
 import dev.quotaenforcer.topology.Topics;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +43,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TaskMetadata;
 import org.apache.kafka.streams.ThreadMetadata;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import picocli.CommandLine;
 
 /**
  * One test's view of the shared broker: its own topic prefix and application ids, so tests never
@@ -74,13 +78,34 @@ public final class TestCluster {
         return prefix;
     }
 
-    /** Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests. */
+    /**
+     * Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests
+     * and for the commands topic, which is partitioned like it.
+     */
     public void createTopics(int requestPartitions) throws InterruptedException {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
-                .withPartitions(topics.requests().name(), requestPartitions);
+                .withPartitions(topics.requests().name(), requestPartitions)
+                .withPartitions(topics.commands().name(), requestPartitions);
         try (Admin admin = Admin.create(clientSettings())) {
             TopicApplier.apply(admin, definitions);
         }
+    }
+
+    /** What a command-line run printed, and its exit status. */
+    public record CliResult(int status, String out, String err) {
+    }
+
+    /** Runs the command line (e.g. {@code keys block k-1}) against this test's cluster and topics. */
+    public CliResult cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine command = new CommandLine(new QuotaEnforcerCommand());
+        command.setOut(new PrintWriter(out));
+        command.setErr(new PrintWriter(err));
+        List<String> full = new ArrayList<>(List.of(args));
+        full.addAll(List.of("--bootstrap-servers", bootstrapServers, "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + prefix));
+        int status = command.execute(full.toArray(String[]::new));
+        return new CliResult(status, out.toString(), err.toString());
     }
 
     /** Settings for an enforcer instance of this test: its application id, topics and state directory. */

@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import static dev.quotaenforcer.topology.EnforcerDriver.at;
 import static dev.quotaenforcer.topology.EnforcerDriver.bytes;
+import static dev.quotaenforcer.topology.EnforcerDriver.header;
 import static dev.quotaenforcer.topology.EnforcerDriver.text;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,10 +40,6 @@ class DeadLetterTest {
     @AfterEach
     void stop() {
         enforcer.close();
-    }
-
-    private static String header(Headers headers, String name) {
-        return text(headers.lastHeader(name).value());
     }
 
     private TestRecord<byte[], byte[]> onlyDeadLetter() {

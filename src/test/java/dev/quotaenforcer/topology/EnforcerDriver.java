@@ -33,6 +33,7 @@ final class EnforcerDriver implements AutoCloseable {
     private final TestInputTopic<byte[], byte[]> requests;
     private final TestInputTopic<String, byte[]> plans;
     private final TestInputTopic<String, byte[]> apiKeys;
+    private final TestInputTopic<byte[], byte[]> commands;
     private final TestOutputTopic<String, Decision> decisions;
     private final TestOutputTopic<String, QuotaExceeded> exceeded;
     private final TestOutputTopic<byte[], byte[]> deadLetters;
@@ -55,6 +56,7 @@ final class EnforcerDriver implements AutoCloseable {
         requests = driver.createInputTopic(topics.requests().name(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
         plans = driver.createInputTopic(topics.plans().name(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
         apiKeys = driver.createInputTopic(topics.apiKeys().name(), Serdes.String().serializer(), Serdes.ByteArray().serializer());
+        commands = driver.createInputTopic(topics.commands().name(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
         decisions = driver.createOutputTopic(topics.decisions().name(), Serdes.String().deserializer(),
                 topics.decisions().valueSerde().deserializer());
         exceeded = driver.createOutputTopic(topics.exceeded().name(), Serdes.String().deserializer(),
@@ -102,6 +104,11 @@ final class EnforcerDriver implements AutoCloseable {
 
     void sendBytes(byte[] key, byte[] value, Instant recordTime) {
         requests.pipeInput(key, value, recordTime);
+    }
+
+    /** Sends an admin command record keyed {@code key} (null: keyless) at {@code time}. */
+    void command(String key, String json, Instant time) {
+        commands.pipeInput(key == null ? null : bytes(key), json == null ? null : bytes(json), time);
     }
 
     /** Sends a request record with headers, e.g. a gateway's reply address. */
@@ -168,6 +175,12 @@ final class EnforcerDriver implements AutoCloseable {
                 topology.topics().blocks().valueSerde().deserializer()).readValuesToList();
     }
 
+    /** The blocks topic's records, tombstones (null values) included. */
+    List<TestRecord<String, Block>> blockRecords() {
+        return driver.createOutputTopic(topology.topics().blocks().name(), Serdes.String().deserializer(),
+                topology.topics().blocks().valueSerde().deserializer()).readRecordsToList();
+    }
+
     List<QuotaExceeded> exceeded() {
         return exceeded.readValuesToList();
     }
@@ -182,6 +195,11 @@ final class EnforcerDriver implements AutoCloseable {
 
     static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The value of a record's last header of that name, as text. */
+    static String header(Headers headers, String name) {
+        return text(headers.lastHeader(name).value());
     }
 
     static String text(byte[] bytes) {

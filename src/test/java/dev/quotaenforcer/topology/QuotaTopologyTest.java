@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.event.Decision;
@@ -17,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,6 +54,21 @@ class QuotaTopologyTest {
     @AfterEach
     void stop() {
         enforcer.close();
+    }
+
+    @Test
+    void countsUsageInTheTaskThatDecidesWithoutRepartitioningDecisions() {
+        TopologyDescription description = new QuotaTopology(new EnforcerConfig(Map.of())).build().describe();
+
+        TopologyDescription.Subtopology deciding = description.subtopologies().stream()
+                .filter(sub -> sub.nodes().stream().anyMatch(node -> node.name().equals("quota-decider")))
+                .findFirst().orElseThrow();
+        assertTrue(deciding.nodes().stream().anyMatch(node -> node.name().equals(QuotaTopology.USAGE_STORE)),
+                "usage per key and hour is counted beside the key's state: " + deciding);
+        assertTrue(description.subtopologies().stream().flatMap(sub -> sub.nodes().stream())
+                .filter(node -> node instanceof TopologyDescription.Source)
+                .noneMatch(node -> ((TopologyDescription.Source) node).topicSet().contains("usage-repartition")),
+                "decisions are not written out and read back to be counted: " + description);
     }
 
     @Test

@@ -1,0 +1,53 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.CommandParser;
+import dev.quotaenforcer.event.KeyCommand;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+
+/**
+ * Reads raw admin command records, as {@link RequestIntake} reads requests, never changing their
+ * key: parses them and says whether each sits on its key's partition, keyed by it, already (then the key's task applies
+ * it in place) or must be re-keyed first (keyless, keyed otherwise, or produced by a client whose
+ * partitioner differs, such as kcat's). Unreadable commands are rejected, for the dead-letter topic.
+ */
+final class CommandIntake implements FixedKeyProcessor<String, byte[], CommandIntake.Read> {
+
+    /** One command record read: the command and whether it is placed, or why it was rejected. */
+    record Read(KeyCommand command, boolean placed, Rejection rejection) {
+
+        boolean accepted() {
+            return command != null;
+        }
+    }
+
+    private final CommandParser parser;
+    private final KeyPlacement placement;
+    private FixedKeyProcessorContext<String, Read> context;
+
+    CommandIntake(CommandParser parser, KeyPlacement placement) {
+        this.parser = parser;
+        this.placement = placement;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Read> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, byte[]> record) {
+        CommandParser.Parsed parsed = parser.parse(record.value());
+        KeyCommand command = parsed.command();
+        if (command == null) {
+            Rejection rejection = new Rejection(parsed.error(), parsed.reason(), RequestIntake.keyBytes(record.key()),
+                    record.value(), record.headers());
+            context.forward(record.withValue(new Read(null, false, rejection)).withHeaders(new RecordHeaders()));
+            return;
+        }
+        boolean placed = placement.holds(command.apiKey(), record.key(), context.recordMetadata());
+        context.forward(record.withValue(new Read(command, placed, null)).withHeaders(new RecordHeaders()));
+    }
+}
