@@ -207,11 +207,11 @@ public final class QuotaTopology {
         KTable<Windowed<String>, KeyUsage> perKeyAndHour = decided
                 .filter((key, value) -> value.counted(), Named.as("counted-decision"))
                 .processValues(UsageDelta::new, Named.as("usage-delta"))
-                .groupByKey(Grouped.with(Serdes.String(), Topics.KEY_USAGE_SERDE))
+                .groupByKey(Grouped.with(Serdes.String(), Topics.KEY_USAGE_STATE))
                 .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
                 .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
                                 Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
-                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_SERDE));
+                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_STATE));
         perKeyAndHour.toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
                 .to(topics.usage().name(), topics.usage().produced());
         buildPlanUsage(perKeyAndHour);
@@ -224,7 +224,7 @@ public final class QuotaTopology {
      */
     private void buildPlanUsage(KTable<Windowed<String>, KeyUsage> perKeyAndHour) {
         perKeyAndHour.groupBy((window, usage) -> KeyValue.pair(usage.plan() + "@" + usage.hour(), usage),
-                        Grouped.with(PLAN_USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_SERDE))
+                        Grouped.with(PLAN_USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_STATE))
                 .aggregate(() -> null,
                         (plan, usage, total) -> orNone(total, usage).with(usage, 1),
                         (plan, usage, total) -> orNone(total, usage).with(usage, -1),

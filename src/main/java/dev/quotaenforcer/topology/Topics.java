@@ -52,8 +52,11 @@ public record Topics(
     public static final Topic<String, KeyCommand> REKEYED_COMMAND =
             new Topic<>(REKEYED_COMMANDS, Serdes.String(), new JsonSerde<>(KeyCommand.class));
 
-    /** JSON of per-key hourly usage, as written to the usage topic and between the usage tasks. */
+    /** JSON of per-key hourly usage, as written to the usage topic. */
     static final JsonSerde<KeyUsage> KEY_USAGE_SERDE = new JsonSerde<>(KeyUsage.class);
+
+    /** Binary per-key hourly usage, as the topology keeps it in its store and sends it between its tasks. */
+    static final KeyUsageSerde KEY_USAGE_STATE = new KeyUsageSerde();
 
     public static Topics withPrefix(String prefix) {
         return new Topics(
