@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bench --quick} from the shaded jar, as a user runs it: the accuracy scenario and the JMH
- * algorithms scenario (whose forks must find the benchmarks in the jar) write a report whose
- * numbers are positive and agree with each other. Nothing here judges how fast anything was.
+ * {@code bench --quick} from the shaded jar, as a user runs it: the accuracy scenario, the JMH
+ * algorithms scenario (whose forks must find the benchmarks in the jar) and the throughput scenario
+ * (on its own embedded broker) write a report whose numbers are positive and agree with each other. Nothing here judges how fast anything was.
  */
 class BenchCommandIT {
 
@@ -38,7 +38,7 @@ class BenchCommandIT {
         Path out = dir.resolve("bench");
         // The timeout only stops a hung run; it is no judgement of speed.
         result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                        JarProcess.JAR.toString(), "bench", "--quick", "--scenario", "accuracy,algorithms",
+                        JarProcess.JAR.toString(), "bench", "--quick", "--scenario", "accuracy,algorithms,throughput",
                         "--seed", Long.toString(SEED), "--out", out.toString()),
                 dir.resolve("bench.log"), Map.of(), null, Duration.ofMinutes(15));
         assertEquals(0, result.status(), result.output());
@@ -67,8 +67,8 @@ class BenchCommandIT {
         Path out = dir.resolve("bench");
         String md = Files.readString(out.resolve("report.md"));
         assertTrue(md.contains("**Hardware:** " + Runtime.getRuntime().availableProcessors() + " cores"), md);
-        assertTrue(md.contains("## accuracy:") && md.contains("## algorithms:"), md);
-        for (String svg : List.of("accuracy.svg", "algorithms.svg")) {
+        assertTrue(md.contains("## accuracy:") && md.contains("## algorithms:") && md.contains("## throughput:"), md);
+        for (String svg : List.of("accuracy.svg", "algorithms.svg", "throughput.svg")) {
             DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(out.resolve(svg).toFile());
         }
         assertTrue(report.get("quick").asBoolean());
@@ -114,8 +114,30 @@ class BenchCommandIT {
         assertEquals(tokenBucket / bucket4j, algorithms.at("/figures/ours:token-bucket.vsBucket4j/value").asDouble(), 1e-9);
         assertEquals(6, algorithms.get("targets").size());
         for (JsonNode target : algorithms.get("targets")) {
-            assertEquals(target.get("measured").asDouble() <= target.get("ceiling").asDouble(), target.get("met").asBoolean(),
-                    target.toString());
+            assertEquals(met(target), target.get("met").asBoolean(), target.toString());
+        }
+    }
+
+    private static boolean met(JsonNode target) {
+        double measured = target.get("measured").asDouble();
+        double bound = target.get("bound").asDouble();
+        return target.get("floor").asBoolean() ? measured >= bound : measured <= bound;
+    }
+
+    @Test
+    void throughputDecidedEveryRequestOnceAndMeasuredBothApplicationsUnderBothGuarantees() {
+        JsonNode throughput = scenario("throughput");
+        // The scenario itself fails the run unless the enforcer made exactly one decision per request.
+        assertEquals(200_000, figure(throughput, "events"));
+        for (String guarantee : List.of("exactlyOnce", "atLeastOnce")) {
+            double copy = throughput.at("/figures/" + guarantee + "ByteCopyPerSecond/value").asDouble();
+            double enforcer = throughput.at("/figures/" + guarantee + "EnforcerPerSecond/value").asDouble();
+            assertTrue(copy > 0 && Double.isFinite(copy) && enforcer > 0 && Double.isFinite(enforcer), throughput.toString());
+            assertEquals(enforcer / copy, throughput.at("/figures/" + guarantee + "ShareOfCeiling/value").asDouble(), 1e-9);
+        }
+        assertEquals(3, throughput.get("targets").size());
+        for (JsonNode target : throughput.get("targets")) {
+            assertEquals(met(target), target.get("met").asBoolean(), target.toString());
         }
     }
 }
