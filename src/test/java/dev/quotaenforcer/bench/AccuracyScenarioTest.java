@@ -4,20 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class AccuracyScenarioTest {
 
     @Test
     void reportsTheSharesBesideCloudflareAndExplainsThemFromTheTally() {
-        long[] times = new long[160];
-        Arrays.fill(times, 0, 100, BurstyTrace.START + 59_900);
-        Arrays.fill(times, 100, 160, BurstyTrace.START + 90_000);
-        AccuracyTally tally = new AccuracyTally(100, Duration.ofMinutes(1));
-        tally.replay(times);
-
-        ScenarioResult result = new AccuracyScenario().result(tally, Duration.ofMinutes(2));
+        ScenarioResult result = new AccuracyScenario().result(AccuracyTallyTest.endOfWindowBurst(), Duration.ofMinutes(2));
 
         assertEquals(50 / 160.0, result.figures().get("misjudgedShare").value(), 1e-12);
         assertEquals(0.003 / 100, result.figures().get("cloudflareShare").value(), 1e-15);
