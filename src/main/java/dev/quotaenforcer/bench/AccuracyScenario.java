@@ -119,6 +119,11 @@ public final class AccuracyScenario implements Scenario {
                 + "approximation gets wrong: at our near-limit error rate, Cloudflare's figure would mean about "
                 + Numbers.percent(errorRateNear == 0 ? 0 : CLOUDFLARE_SHARE / errorRateNear)
                 + " of its requests arriving near a limit.");
+        result.note("A false deny leaves the exact window's room unused, so while the counter keeps denying a burst, "
+                + "every request that could have had that room counts again: the " + Numbers.percent(
+                        (double) tally.falseDenies() / tally.requests()) + " of false denies count requests, not free "
+                + "places in a window. False allows, " + Numbers.percent((double) tally.falseAllows() / tally.requests())
+                + ", are the requests that really went over.");
         result.note("Each limiter alone decides " + Numbers.percent((double) tally.decidedDifferently() / tally.requests())
                 + " of requests differently: after a first disagreement the two hold different histories, so that "
                 + "figure counts the drift that follows, not the approximation alone.");

@@ -140,8 +140,15 @@ public final class AlgorithmsScenario implements Scenario {
         for (String algorithm : OURS) {
             result.target(Target.atMost(algorithm + " decision", find(measured, "ours", algorithm).ns(), CEILING_NS, "ns"));
         }
-        result.target(Target.atMost("token-bucket vs Bucket4j", find(measured, "ours", "token-bucket").ns() / bucket4j.ns(),
-                BUCKET4J_RATIO_CEILING, "x"));
+        Measured tokenBucket = find(measured, "ours", "token-bucket");
+        double ratio = tokenBucket.ns() / bucket4j.ns();
+        double ratioError = ratioError(tokenBucket, bucket4j);
+        result.target(Target.atMost("token-bucket vs Bucket4j", ratio, BUCKET4J_RATIO_CEILING, "x"));
+        if (Math.abs(ratio - BUCKET4J_RATIO_CEILING) < ratioError) {
+            result.note("The token bucket's ratio to Bucket4j, " + Numbers.of(ratio) + "x ± " + Numbers.of(ratioError)
+                    + ", spans " + Numbers.of(BUCKET4J_RATIO_CEILING) + "x: at this machine's load this run cannot tell "
+                    + "whether the target is met; a full run (more iterations and forks) narrows the interval.");
+        }
         result.note("Traffic: one request every " + AlgorithmBenchmarks.STEP_MS + " ms of simulated time against "
                 + AlgorithmBenchmarks.LIMIT + " per minute (1.2x the sustained rate), state threaded from one decision "
                 + "to the next, so about one request in six takes the deny path.");
@@ -157,6 +164,9 @@ public final class AlgorithmsScenario implements Scenario {
 
     /** The half-width of a ratio's interval from its two intervals (relative errors add in quadrature). */
     static double ratioError(Measured m, Measured base) {
+        if (m == base) {
+            return 0;
+        }
         return m.ns() / base.ns() * Math.hypot(m.error() / m.ns(), base.error() / base.ns());
     }
 

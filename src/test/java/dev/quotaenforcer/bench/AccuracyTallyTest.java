@@ -11,15 +11,22 @@ class AccuracyTallyTest {
 
     private static final long MINUTE = 60_000;
 
-    @Test
-    void aBurstAtTheEndOfAWindowIsWhatTheCounterMisjudges() {
-        // 100 requests at 12:00:59.900 fill the window; 30 s later the counter weights them by half
-        // and admits 50 of 60 more, where the exact rule (100 still inside the last minute) denies all 60.
+    /**
+     * 100 requests at 12:00:59.900 fill the window; 30 s later the counter weights them by half and
+     * admits 50 of 60 more, where the exact rule (100 still inside the last minute) denies all 60.
+     */
+    static AccuracyTally endOfWindowBurst() {
         long[] times = new long[160];
         Arrays.fill(times, 0, 100, BurstyTrace.START + 59_900);
         Arrays.fill(times, 100, 160, BurstyTrace.START + 90_000);
         AccuracyTally tally = new AccuracyTally(100, Duration.ofMinutes(1));
         tally.replay(times);
+        return tally;
+    }
+
+    @Test
+    void aBurstAtTheEndOfAWindowIsWhatTheCounterMisjudges() {
+        AccuracyTally tally = endOfWindowBurst();
 
         assertEquals(160, tally.requests());
         assertEquals(150, tally.counterAllowed());

@@ -38,6 +38,23 @@ class AlgorithmsScenarioTest {
     }
 
     @Test
+    void aRatioWhoseIntervalSpansTheCeilingIsSaidToBeInconclusive() {
+        List<AlgorithmsScenario.Measured> measured = new ArrayList<>();
+        for (AlgorithmsScenario.Variant variant : AlgorithmsScenario.variants()) {
+            double value = "token-bucket".equals(variant.value()) ? 49 : 50;
+            measured.add(new AlgorithmsScenario.Measured(variant, value, 10));
+        }
+        ScenarioResult result = scenario.result(measured, "jmh.log");
+
+        assertEquals(0, result.figures().get("bucket4j:NONE.vsBucket4jError").value());
+        assertTrue(result.targets().get(5).met());
+        assertTrue(result.notes().stream().anyMatch(note -> note.contains("cannot tell whether the target is met")),
+                result.notes().toString());
+        assertFalse(scenario.result(measured(80, 40), "jmh.log").notes().stream()
+                .anyMatch(note -> note.contains("cannot tell")));
+    }
+
+    @Test
     void aSlowAlgorithmOrATokenBucketSlowerThanBucket4jMissesItsTarget() {
         ScenarioResult result = scenario.result(measured(120, 110), "jmh.log");
 
