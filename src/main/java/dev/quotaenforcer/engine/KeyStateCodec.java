@@ -5,8 +5,8 @@ import dev.quotaenforcer.limit.PolicyState;
 import dev.quotaenforcer.limit.RequestLog;
 import dev.quotaenforcer.limit.SlidingCounts;
 import dev.quotaenforcer.limit.WindowCount;
-import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -184,9 +184,20 @@ public final class KeyStateCodec {
         return new RequestLog(times, costs, updatedAt, denying);
     }
 
-    private static final class Writer extends ByteArrayOutputStream {
-        Writer() {
-            super(32);
+    /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
+    private static final class Writer {
+        private byte[] bytes = new byte[32];
+        private int size;
+
+        void write(int value) {
+            if (size == bytes.length) {
+                bytes = Arrays.copyOf(bytes, size * 2);
+            }
+            bytes[size++] = (byte) value;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(bytes, size);
         }
 
         void unsigned(long value) {
