@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 
 /**
@@ -85,7 +84,7 @@ public final class RequestParser {
                 time = timestamp.longValue();
             } else if (timestamp.isTextual()) {
                 try {
-                    time = OffsetDateTime.parse(timestamp.textValue()).toInstant().toEpochMilli();
+                    time = Timestamps.epochMillis(timestamp.textValue());
                 } catch (DateTimeParseException | ArithmeticException e) {
                     return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString())
                             + " is not an ISO-8601 date-time with offset", requestId, apiKey);
