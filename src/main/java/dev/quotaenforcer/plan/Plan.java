@@ -8,4 +8,14 @@ public record Plan(String id, List<PlanPolicy> policies) {
     public Plan {
         policies = List.copyOf(policies);
     }
+
+    /** The limit of the plan's quota policy, or 0 when it has none. */
+    public long quotaLimit() {
+        for (PlanPolicy policy : policies) {
+            if (policy.kind() == PolicyKind.QUOTA) {
+                return policy.limit().limit();
+            }
+        }
+        return 0;
+    }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * The output of deciding one request: the decision, the quota-exceeded events it opened, where the
  * gateway waits for it (null when it reads the decisions topic), and the request's cost.
  */
-public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost) {
+public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota) {
 
     /**
      * The block this decision starts: when it opens a run of denials that waiting can end. A cost

@@ -28,14 +28,14 @@ final class KeyUsageSerde implements Serde<KeyUsage> {
             }
             byte[] apiKey = usage.apiKey().getBytes(StandardCharsets.UTF_8);
             byte[] plan = usage.plan() == null ? null : usage.plan().getBytes(StandardCharsets.UTF_8);
-            ByteBuffer buffer = ByteBuffer.allocate(1 + 4 + apiKey.length + 4 + (plan == null ? 0 : plan.length) + 6 * 8);
+            ByteBuffer buffer = ByteBuffer.allocate(1 + 4 + apiKey.length + 4 + (plan == null ? 0 : plan.length) + 7 * 8);
             buffer.put(VERSION);
             buffer.putInt(apiKey.length).put(apiKey);
             buffer.putInt(plan == null ? -1 : plan.length);
             if (plan != null) {
                 buffer.put(plan);
             }
-            buffer.putLong(usage.hour().toEpochMilli())
+            buffer.putLong(usage.quota()).putLong(usage.hour().toEpochMilli())
                     .putLong(usage.allowed()).putLong(usage.denied())
                     .putLong(usage.allowedCost()).putLong(usage.deniedCost())
                     .putLong(usage.quotaDenied());
@@ -58,8 +58,8 @@ final class KeyUsageSerde implements Serde<KeyUsage> {
                 String apiKey = text(buffer, buffer.getInt());
                 int planLength = buffer.getInt();
                 String plan = planLength < 0 ? null : text(buffer, planLength);
-                return new KeyUsage(apiKey, plan, Instant.ofEpochMilli(buffer.getLong()), buffer.getLong(), buffer.getLong(),
-                        buffer.getLong(), buffer.getLong(), buffer.getLong());
+                return new KeyUsage(apiKey, plan, buffer.getLong(), Instant.ofEpochMilli(buffer.getLong()), buffer.getLong(),
+                        buffer.getLong(), buffer.getLong(), buffer.getLong(), buffer.getLong());
             } catch (BufferUnderflowException | IllegalArgumentException e) {
                 throw new SerializationException("truncated key usage (" + bytes.length + " bytes) on " + topic, e);
             }

@@ -125,7 +125,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         newestEventTime = Math.max(newestEventTime, evaluation.decidedAt());
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
         return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
-                request.cost());
+                request.cost(), plan.quotaLimit());
     }
 
     /** Applies a command at its record's time; the key's plan is needed by reset and grant of a policy only. */
@@ -186,7 +186,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
 
     private static Decided rejected(RequestEvent request, String plan, Reason reason) {
         return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, request.timestamp()),
-                List.of(), request.replyTo(), request.cost());
+                List.of(), request.replyTo(), request.cost(), 0);
     }
 
     private void expireIdleKeys(long streamTime) {

@@ -159,7 +159,7 @@ public final class QuotaTopology {
         KStream<String, Decided> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
                 .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(),
-                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0)), Named.as("invalid-request-decision"));
+                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0)), Named.as("invalid-request-decision"));
 
         KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
                 .processValues(() -> new DecisionCounter(stats), Named.as("count-decision"));

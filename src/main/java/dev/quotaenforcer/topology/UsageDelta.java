@@ -21,7 +21,7 @@ final class UsageDelta implements FixedKeyProcessor<String, Decided, KeyUsage> {
     @Override
     public void process(FixedKeyRecord<String, Decided> record) {
         Decided decided = record.value();
-        context.forward(record.withValue(KeyUsage.of(decided.decision(), decided.cost()))
+        context.forward(record.withValue(KeyUsage.of(decided.decision(), decided.cost(), decided.quota()))
                 .withTimestamp(decided.decision().eventTime().toEpochMilli()));
     }
 }

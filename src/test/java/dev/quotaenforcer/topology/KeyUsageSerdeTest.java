@@ -21,7 +21,7 @@ class KeyUsageSerdeTest {
 
     @Test
     void readsBackEveryFieldIncludingNonAsciiKeysAndLargeCounts() {
-        KeyUsage usage = new KeyUsage("clé-ü-🔑", "pro", Instant.parse("2026-11-30T10:00:00Z"), 12, 3,
+        KeyUsage usage = new KeyUsage("clé-ü-🔑", "pro", 20_000, Instant.parse("2026-11-30T10:00:00Z"), 12, 3,
                 Long.MAX_VALUE / 2, 7, 2);
 
         assertEquals(usage, roundTrip(usage));
@@ -29,7 +29,7 @@ class KeyUsageSerdeTest {
 
     @Test
     void readsBackAUsageWithoutPlan() {
-        KeyUsage usage = new KeyUsage("k", null, Instant.parse("1970-01-01T00:00:00Z"), 0, 1, 0, 1, 0);
+        KeyUsage usage = new KeyUsage("k", null, 0, Instant.parse("1970-01-01T00:00:00Z"), 0, 1, 0, 1, 0);
 
         assertEquals(usage, roundTrip(usage));
     }
@@ -42,7 +42,7 @@ class KeyUsageSerdeTest {
 
     @Test
     void truncatedOrUnknownBytesAreASerializationErrorNamingTheTopic() {
-        byte[] bytes = serde.serializer().serialize("t", new KeyUsage("k", "p", Instant.EPOCH, 1, 1, 1, 1, 1));
+        byte[] bytes = serde.serializer().serialize("t", new KeyUsage("k", "p", 5, Instant.EPOCH, 1, 1, 1, 1, 1));
 
         SerializationException truncated = assertThrows(SerializationException.class,
                 () -> serde.deserializer().deserialize("usage-changelog", Arrays.copyOf(bytes, bytes.length - 3)));

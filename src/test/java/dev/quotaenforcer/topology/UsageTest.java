@@ -48,9 +48,9 @@ class UsageTest {
 
         Instant noon = Instant.parse("2026-11-30T12:00:00Z");
         Instant one = Instant.parse("2026-11-30T13:00:00Z");
-        assertEquals(new KeyUsage("k-1", "small", noon, 2, 1, 4, 2, 1), usage.get("k-1@" + noon));
-        assertEquals(new KeyUsage("k-2", "small", noon, 1, 0, 1, 0, 0), usage.get("k-2@" + noon));
-        assertEquals(new KeyUsage("k-1", "small", one, 1, 0, 3, 0, 0), usage.get("k-1@" + one), "a new hour, a new count");
+        assertEquals(new KeyUsage("k-1", "small", 5, noon, 2, 1, 4, 2, 1), usage.get("k-1@" + noon));
+        assertEquals(new KeyUsage("k-2", "small", 5, noon, 1, 0, 1, 0, 0), usage.get("k-2@" + noon));
+        assertEquals(new KeyUsage("k-1", "small", 5, one, 1, 0, 3, 0, 0), usage.get("k-1@" + one), "a new hour, a new count");
         assertEquals(3, usage.size());
     }
 
@@ -78,6 +78,7 @@ class UsageTest {
         Instant noon = Instant.parse("2026-11-30T12:00:00Z");
         assertEquals(new PlanUsage("small", noon, 0, 0, 0, 0), plans.get("small@" + noon));
         assertEquals(new PlanUsage("big", noon, 1, 2, 0, 0), plans.get("big@" + noon));
+        assertEquals(500, enforcer.usage().get("k-1@" + noon).quota(), "the key's hour carries its new plan's quota");
     }
 
     @Test
