@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The topology's own meters, shared by every stream thread: decisions by plan and reason,
@@ -28,7 +30,8 @@ public final class DecisionStats {
     private final MeterRegistry registry;
     private final Clock clock;
     private final Timer lag;
-    private final Map<String, Counter> decisions = new ConcurrentHashMap<>();
+    /** Per plan, a counter per reason (by ordinal): looked up on every decision without building a key. */
+    private final Map<String, AtomicReferenceArray<Counter>> decisions = new ConcurrentHashMap<>();
     private final Map<String, Counter> exceeded = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
     private final Map<KeyCommand.Type, Counter> commands = new ConcurrentHashMap<>();
@@ -51,11 +54,20 @@ public final class DecisionStats {
 
     void decided(Decision decision, long requestTimestamp) {
         String plan = decision.plan() == null ? NO_PLAN : decision.plan();
-        decisions.computeIfAbsent(plan + '\u0000' + decision.reason(), name -> Counter.builder("quota.decisions")
-                .description("Decisions made, by plan and reason")
-                .tag("plan", plan).tag("reason", decision.reason().name())
-                .register(registry)).increment();
-        lag.record(Duration.ofMillis(Math.max(0, clock.millis() - requestTimestamp)));
+        AtomicReferenceArray<Counter> byReason = decisions.computeIfAbsent(plan,
+                name -> new AtomicReferenceArray<>(Reason.values().length));
+        Reason reason = decision.reason();
+        Counter counter = byReason.get(reason.ordinal());
+        if (counter == null) {
+            // Registering is idempotent: two threads racing here get the same counter.
+            counter = Counter.builder("quota.decisions")
+                    .description("Decisions made, by plan and reason")
+                    .tag("plan", plan).tag("reason", reason.name())
+                    .register(registry);
+            byReason.set(reason.ordinal(), counter);
+        }
+        counter.increment();
+        lag.record(Math.max(0, clock.millis() - requestTimestamp), TimeUnit.MILLISECONDS);
     }
 
     void commandApplied(KeyCommand.Type type) {
