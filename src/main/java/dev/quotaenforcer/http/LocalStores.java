@@ -94,11 +94,7 @@ final class LocalStores {
         ReadOnlyKeyValueStore<String, PlanUsage> store = streams.store(StoreQueryParameters
                 .fromNameAndType(QuotaTopology.PLAN_USAGE_STORE, QueryableStoreTypes.<String, PlanUsage>keyValueStore())
                 .withPartition(partition));
-        return store.get(planUsageKey(plan, hour));
-    }
-
-    static String planUsageKey(String plan, Instant hour) {
-        return plan + "@" + hour;
+        return store.get(QuotaTopology.hourKey(plan, hour));
     }
 
     /** The keys of {@code plan} with usage in the hour on this instance's partitions, nearest to quota first. */

@@ -220,7 +220,7 @@ public final class OperatorServer implements AutoCloseable {
     private static InstanceRouter.Owner planUsageOwner(Context ctx, Attached app, PlanQuery query) {
         String planId = query.plan().id();
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
-                LocalStores.planUsageKey(planId, query.hour()));
+                QuotaTopology.hourKey(planId, query.hour()));
         if (owner == null) {
             unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
         }

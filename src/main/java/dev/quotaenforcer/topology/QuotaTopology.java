@@ -8,6 +8,7 @@ import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -212,7 +213,7 @@ public final class QuotaTopology {
                 .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
                                 Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
                         .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_STATE));
-        perKeyAndHour.toStream((window, usage) -> usage.apiKey() + "@" + usage.hour(), Named.as("usage-key"))
+        perKeyAndHour.toStream((window, usage) -> hourKey(usage.apiKey(), usage.hour()), Named.as("usage-key"))
                 .to(topics.usage().name(), topics.usage().produced());
         buildPlanUsage(perKeyAndHour);
     }
@@ -223,7 +224,7 @@ public final class QuotaTopology {
      * changed plan mid-hour moves with its whole hour. Keys leaving the window store take nothing out.
      */
     private void buildPlanUsage(KTable<Windowed<String>, KeyUsage> perKeyAndHour) {
-        perKeyAndHour.groupBy((window, usage) -> KeyValue.pair(usage.plan() + "@" + usage.hour(), usage),
+        perKeyAndHour.groupBy((window, usage) -> KeyValue.pair(hourKey(usage.plan(), usage.hour()), usage),
                         Grouped.with(PLAN_USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_STATE))
                 .aggregate(() -> null,
                         (plan, usage, total) -> orNone(total, usage).with(usage, 1),
@@ -233,6 +234,11 @@ public final class QuotaTopology {
                                 .withKeySerde(Serdes.String()).withValueSerde(topics.planUsage().valueSerde()))
                 .toStream(Named.as("plan-usage-updates"))
                 .to(topics.planUsage().name(), topics.planUsage().produced());
+    }
+
+    /** The key of an hour's figure of a key or plan, {@code <id>@<hour>}, in the usage topics and the plan usage store. */
+    public static String hourKey(String id, Instant hour) {
+        return id + "@" + hour;
     }
 
     private static PlanUsage orNone(PlanUsage total, KeyUsage usage) {
