@@ -1,6 +1,9 @@
 package dev.quotaenforcer.event;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -17,7 +20,13 @@ public final class RequestParser {
     /** Latest event time accepted, 9999-12-31T23:59:59.999Z; with times from 1970 on, time arithmetic never overflows. */
     static final long MAX_TIMESTAMP = 253_402_300_799_999L;
 
+    private static final int REQUEST_ID = 1;
+    private static final int API_KEY = 2;
+    private static final int COST = 4;
+    private static final int TIMESTAMP = 8;
+
     private final ObjectMapper mapper = new ObjectMapper();
+    private final JsonFactory factory = mapper.getFactory();
     private final int maxBytes;
     private final long maxCost;
     private final long maxAheadMs;
@@ -48,6 +57,84 @@ public final class RequestParser {
         if (json.length > maxBytes) {
             return invalid("OVERSIZE", "the value is " + json.length + " bytes; the limit is " + maxBytes, null, null);
         }
+        RequestEvent wellFormed = readWellFormed(json, recordTimestamp);
+        return wellFormed != null ? new Parsed(wellFormed, null) : readExplaining(json, recordTimestamp);
+    }
+
+    /**
+     * The common case, read token by token without building a tree: an object whose known fields each
+     * appear once with an acceptable value. Anything else yields null and is left to
+     * {@link #readExplaining}, so each rejection is worded in one place.
+     */
+    private RequestEvent readWellFormed(byte[] json, long recordTimestamp) {
+        try (JsonParser parser = factory.createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            String requestId = null;
+            String apiKey = null;
+            long cost = 1;
+            long time = recordTimestamp;
+            int seen = 0;
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                int field = switch (parser.currentName()) {
+                    case "requestId" -> REQUEST_ID;
+                    case "apiKey" -> API_KEY;
+                    case "cost" -> COST;
+                    case "timestamp" -> TIMESTAMP;
+                    default -> 0;
+                };
+                JsonToken value = parser.nextToken();
+                if ((seen & field) != 0) {
+                    return null;
+                }
+                seen |= field;
+                switch (field) {
+                    case REQUEST_ID -> requestId = acceptableId(parser, value);
+                    case API_KEY -> apiKey = acceptableId(parser, value);
+                    case COST -> {
+                        if (value != JsonToken.VALUE_NULL) {
+                            cost = isLong(parser, value) ? parser.getLongValue() : 0;
+                            if (cost < 1 || cost > maxCost) {
+                                return null;
+                            }
+                        }
+                    }
+                    case TIMESTAMP -> {
+                        if (isLong(parser, value)) {
+                            time = parser.getLongValue();
+                        } else if (value == JsonToken.VALUE_STRING) {
+                            time = Timestamps.epochMillis(parser.getText());
+                        } else if (value != JsonToken.VALUE_NULL) {
+                            return null;
+                        }
+                    }
+                    default -> parser.skipChildren();
+                }
+            }
+            boolean acceptable = token == JsonToken.END_OBJECT && requestId != null && apiKey != null
+                    && time >= 0 && time <= MAX_TIMESTAMP && time - recordTimestamp <= maxAheadMs;
+            return acceptable ? new RequestEvent(requestId, apiKey, cost, time) : null;
+        } catch (IOException | DateTimeParseException | ArithmeticException e) {
+            return null;
+        }
+    }
+
+    private static String acceptableId(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            return null;
+        }
+        String id = parser.getText();
+        return id.isEmpty() || id.length() > MAX_ID_LENGTH ? null : id;
+    }
+
+    private static boolean isLong(JsonParser parser, JsonToken value) throws IOException {
+        return value == JsonToken.VALUE_NUMBER_INT && parser.getNumberType() != JsonParser.NumberType.BIG_INTEGER;
+    }
+
+    /** Reads any value as a tree, to say precisely what is wrong with it. */
+    Parsed readExplaining(byte[] json, long recordTimestamp) {
         JsonNode root;
         try {
             root = mapper.readTree(json);

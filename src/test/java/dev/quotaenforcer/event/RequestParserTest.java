@@ -8,6 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -265,5 +269,40 @@ class RequestParserTest {
         assertEquals("timestamp: \"2026-11-30T13:00:00.001Z\" is 3600001 ms ahead of the record's timestamp; "
                 + "at most 3600000 ms is accepted", invalid.reason());
         assertTrue(invalid.answerable());
+    }
+
+    @Test
+    void readsEveryInputAsTheExplainingTreeReadWouldOnSeededVariants() {
+        // The token-by-token fast path must never accept what the tree read rejects, nor read a field otherwise.
+        String[] fields = {"\"requestId\"", "\"apiKey\"", "\"cost\"", "\"timestamp\"", "\"gateway\""};
+        String[] values = {"\"r-1\"", "\"\"", "\"" + "k".repeat(RequestParser.MAX_ID_LENGTH + 1) + "\"", "null", "0", "1",
+                "1000", "1001", "-5", "2.5", "1e3", "99999999999999999999", String.valueOf(RECORD_TIME),
+                String.valueOf(RECORD_TIME + MAX_AHEAD + 1), "\"2026-11-30T12:00:00Z\"", "\"2026-11-30T12:00:00+01:00\"",
+                "\"yesterday\"", "true", "[1, 2]", "{\"nested\": {\"cost\": 5}}"};
+        RequestParser roomy = new RequestParser(4096, MAX_COST, MAX_AHEAD);
+        Random random = new Random(20261130L);
+        int accepted = 0;
+        for (int i = 0; i < 20_000; i++) {
+            List<String> members = new ArrayList<>();
+            if (random.nextInt(10) < 8) {
+                members.add("\"requestId\": \"r-" + i + "\"");
+            }
+            if (random.nextInt(10) < 8) {
+                members.add("\"apiKey\": \"k-" + i % 7 + "\"");
+            }
+            for (int f = random.nextInt(4); f > 0; f--) {
+                members.add(fields[random.nextInt(fields.length)] + ": " + values[random.nextInt(values.length)]);
+            }
+            Collections.shuffle(members, random);
+            StringBuilder json = new StringBuilder("{").append(String.join(", ", members));
+            json.append(random.nextInt(20) == 0 ? "" : "}");
+            byte[] input = bytes(json.toString());
+
+            RequestParser.Parsed parsed = roomy.parse(input, RECORD_TIME);
+
+            assertEquals(roomy.readExplaining(input, RECORD_TIME), parsed, json.toString());
+            accepted += parsed.request() != null ? 1 : 0;
+        }
+        assertTrue(accepted > 500, "the variants include enough acceptable requests to exercise the fast path: " + accepted);
     }
 }
