@@ -62,11 +62,18 @@ public final class ThroughputScenario implements Scenario {
              "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 2000, "window": "PT1H"}}""";
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
-    /** One measured run: an application, its guarantee, and how long it took to commit every input record. */
-    record Run(String application, String guarantee, long records, double seconds) {
+    /**
+     * One measured run: an application, its guarantee, how long it took to do every input record and
+     * the CPU its own threads (stream thread, producer, consumer) used meanwhile.
+     */
+    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds) {
 
         double perSecond() {
             return records / seconds;
+        }
+
+        double cpuMicrosPerRecord() {
+            return cpuSeconds * 1e6 / records;
         }
     }
 
@@ -199,6 +206,7 @@ public final class ThroughputScenario implements Scenario {
             TimeUnit.MILLISECONDS.sleep(10);
         }
         long start = System.nanoTime();
+        long cpuStart = ThreadCpu.nanos(application);
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster)) {
@@ -206,9 +214,11 @@ public final class ThroughputScenario implements Scenario {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
                 if (done >= events) {
-                    Run run = new Run(label, guarantee, events, (now - start) / 1e9);
+                    Run run = new Run(label, guarantee, events, (now - start) / 1e9,
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9);
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
-                            + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s");
+                            + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
+                            + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU per record");
                     return run;
                 }
                 if (now - lastReport > TimeUnit.SECONDS.toNanos(5)) {
@@ -269,8 +279,11 @@ public final class ThroughputScenario implements Scenario {
             String id = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "exactlyOnce" : "atLeastOnce";
             result.figure(id + "ByteCopyPerSecond", copy.perSecond(), "records/s")
                     .figure(id + "EnforcerPerSecond", enforcer.perSecond(), "decisions/s")
-                    .figure(id + "ShareOfCeiling", share, "share");
-            rows.add(List.of(guarantee, Numbers.of(copy.perSecond()), Numbers.of(enforcer.perSecond()), Numbers.percent(share)));
+                    .figure(id + "ShareOfCeiling", share, "share")
+                    .figure(id + "ByteCopyCpuMicrosPerRecord", copy.cpuMicrosPerRecord(), "µs/record")
+                    .figure(id + "EnforcerCpuMicrosPerDecision", enforcer.cpuMicrosPerRecord(), "µs/decision");
+            rows.add(List.of(guarantee, Numbers.of(copy.perSecond()), Numbers.of(enforcer.perSecond()), Numbers.percent(share),
+                    Numbers.of(copy.cpuMicrosPerRecord()), Numbers.of(enforcer.cpuMicrosPerRecord())));
             bars.add(new Chart.Bar("byte-copy " + guarantee, copy.perSecond(), 0));
             bars.add(new Chart.Bar("enforcer " + guarantee, enforcer.perSecond(), 0));
             result.target(Target.atLeast("enforcer share of the byte-copy ceiling, " + guarantee, share,
@@ -282,12 +295,13 @@ public final class ThroughputScenario implements Scenario {
         }
         result.table(new Table(events + " requests over " + keys + " keys, " + PARTITIONS + " partitions, one stream "
                 + "thread, broker in the same process", List.of("guarantee", "byte-copy records/s", "enforcer decisions/s",
-                "enforcer / byte-copy"), rows));
+                "enforcer / byte-copy", "byte-copy client CPU µs/record", "enforcer client CPU µs/decision"), rows));
         result.chart(new Chart("Throughput", "records/s", bars));
         result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
                 + "every request (so the figure includes the last commit) and, under at-least-once, its output holds a "
                 + "record per request. The enforcer also writes usage, plan usage, blocks and changelogs; the byte-copy "
-                + "application one record per input.");
+                + "application one record per input. Client CPU is what the application's own threads used (not the "
+                + "broker's): on a shared machine it varies less than the rates, so compare it between runs.");
         return result.build();
     }
 
