@@ -214,6 +214,7 @@ public final class QuotaTopology {
                                 Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
                         .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_STATE));
         perKeyAndHour.toStream((window, usage) -> hourKey(usage.apiKey(), usage.hour()), Named.as("usage-key"))
+                .processValues(WriteTimeStamp::new, Named.as("usage-write-time"))
                 .to(topics.usage().name(), topics.usage().produced());
         buildPlanUsage(perKeyAndHour);
     }
@@ -233,6 +234,7 @@ public final class QuotaTopology {
                         Materialized.<String, PlanUsage>as(Stores.persistentKeyValueStore(PLAN_USAGE_STORE))
                                 .withKeySerde(Serdes.String()).withValueSerde(topics.planUsage().valueSerde()))
                 .toStream(Named.as("plan-usage-updates"))
+                .processValues(WriteTimeStamp::new, Named.as("plan-usage-write-time"))
                 .to(topics.planUsage().name(), topics.planUsage().produced());
     }
 

@@ -155,19 +155,25 @@ final class EnforcerDriver implements AutoCloseable {
     /** The latest usage record per key and hour, in the order they were last written. */
     Map<String, KeyUsage> usage() {
         Map<String, KeyUsage> latest = new LinkedHashMap<>();
-        driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
-                topology.topics().usage().valueSerde().deserializer()).readKeyValuesToList()
-                .forEach(kv -> latest.put(kv.key, kv.value));
+        usageRecords().forEach(record -> latest.put(record.key(), record.value()));
         return latest;
+    }
+
+    List<TestRecord<String, KeyUsage>> usageRecords() {
+        return driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
+                topology.topics().usage().valueSerde().deserializer()).readRecordsToList();
     }
 
     /** The latest usage record per plan and hour. */
     Map<String, PlanUsage> planUsage() {
         Map<String, PlanUsage> latest = new LinkedHashMap<>();
-        driver.createOutputTopic(topology.topics().planUsage().name(), Serdes.String().deserializer(),
-                topology.topics().planUsage().valueSerde().deserializer()).readKeyValuesToList()
-                .forEach(kv -> latest.put(kv.key, kv.value));
+        planUsageRecords().forEach(record -> latest.put(record.key(), record.value()));
         return latest;
+    }
+
+    List<TestRecord<String, PlanUsage>> planUsageRecords() {
+        return driver.createOutputTopic(topology.topics().planUsage().name(), Serdes.String().deserializer(),
+                topology.topics().planUsage().valueSerde().deserializer()).readRecordsToList();
     }
 
     List<Block> blocks() {

@@ -1,16 +1,20 @@
 package dev.quotaenforcer.topology;
 
+import static dev.quotaenforcer.topology.EnforcerDriver.NOON;
 import static dev.quotaenforcer.topology.EnforcerDriver.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Usage per API key and calendar hour on the usage topic, counted from the decisions. */
@@ -95,5 +99,21 @@ class UsageTest {
         enforcer.send("k-2", "late", at(58, 0));
 
         assertEquals(1, enforcer.usage().get("k-2@2026-11-30T12:00:00Z").allowed());
+    }
+
+    @Test
+    void figuresOfAMonthsOldHourAreStampedWithTheTimeTheyAreWrittenSoRetentionKeepsThem() {
+        Instant monthAgo = NOON.minus(Duration.ofDays(40));
+        enforcer.driver.advanceWallClockTime(Duration.ofMinutes(5));
+        enforcer.sendRaw("k-1", "{\"requestId\": \"r\", \"apiKey\": \"k-1\", \"timestamp\": \"" + monthAgo + "\"}", NOON);
+
+        List<TestRecord<String, KeyUsage>> usage = enforcer.usageRecords();
+        List<TestRecord<String, PlanUsage>> planUsage = enforcer.planUsageRecords();
+
+        assertEquals(monthAgo, usage.get(0).value().hour(), "counted in the hour it was made in");
+        Instant written = NOON.plus(Duration.ofMinutes(5));
+        assertEquals(List.of(written), usage.stream().map(TestRecord::getRecordTime).distinct().toList(),
+                "stamped with the wall clock when written, not with the event time 40 days back nor the request's record time");
+        assertEquals(List.of(written), planUsage.stream().map(TestRecord::getRecordTime).distinct().toList());
     }
 }
