@@ -108,6 +108,14 @@ class EnforcerConfigTest {
     }
 
     @Test
+    void turnsTaskIdlingOffUnlessTheUserSetsIt() {
+        assertEquals(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED,
+                new EnforcerConfig(Map.of()).streamsProperties().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
+        assertEquals("0", new EnforcerConfig(Map.of(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "0")).streamsProperties()
+                .get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
+    }
+
+    @Test
     void letsUserSetProcessingGuaranteeAndApplicationIdWin() {
         Properties props = new EnforcerConfig(Map.of(
                 StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE,
