@@ -7,7 +7,8 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 /**
  * Stamps usage figures with the time they are written instead of the event time their hour was
  * windowed by: the broker keeps and deletes records by their timestamp, so figures of a replayed
- * month-old hour would go at the next retention check, and it refuses timestamps far ahead of its clock.
+ * hour older than the topic's retention could be deleted once their segment rolls, and it refuses
+ * timestamps too far ahead of its clock.
  */
 final class WriteTimeStamp<K, V> implements FixedKeyProcessor<K, V, V> {
 

@@ -106,7 +106,7 @@ class OperatorApiIT {
             } catch (AssertionError e) {
                 assertEquals(expected, latestUsage(cluster), e.getMessage());
             }
-            // The hour is months old: stamped with it, the figures would go at the broker's next retention check.
+            // The hour is months old: stamped with it, the figures could be deleted by retention once their segment rolls.
             assertTrue(cluster.readAll(cluster.topics().usage()).stream().allMatch(r -> r.timestamp() >= started),
                     "usage records carry the time they were written");
 
