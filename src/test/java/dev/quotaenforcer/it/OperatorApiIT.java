@@ -104,7 +104,15 @@ class OperatorApiIT {
                 TestCluster.awaitCondition("the usage topic's latest record per key and hour matches the count", () ->
                         expected.equals(latestUsage(cluster)), Duration.ofSeconds(30));
             } catch (AssertionError e) {
-                assertEquals(expected, latestUsage(cluster), e.getMessage());
+                Map<String, Count> latest = latestUsage(cluster);
+                StringBuilder stores = new StringBuilder();
+                for (String key : keys) {
+                    if (!expected.get(key).equals(latest.get(key))) {
+                        stores.append("\n").append(key).append(" in the owner's store: ").append(get(a, "/usage/" + key
+                                + "?at=" + HOUR.plus(Duration.ofMinutes(30))).get("hour"));
+                    }
+                }
+                assertEquals(expected, latest, e.getMessage() + stores);
             }
             // The hour is months old: stamped with it, the figures could be deleted by retention once their segment rolls.
             assertTrue(cluster.readAll(cluster.topics().usage()).stream().allMatch(r -> r.timestamp() >= started),

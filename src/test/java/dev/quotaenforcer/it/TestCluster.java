@@ -243,8 +243,21 @@ public final class TestCluster {
     }
 
     /** Everything committed on the topic now, read to its end. */
+    /** Every record committed to the topic by now: read from the beginning up to its last stable offsets. */
     public <K, V> List<ConsumerRecord<K, V>> readAll(Topic<K, V> topic) {
-        return read(topic, records -> false, Duration.ofSeconds(3));
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        try (KafkaConsumer<K, V> consumer = committedConsumer(topic)) {
+            List<TopicPartition> partitions = assignFromBeginning(consumer, topic, DEFAULT_WAIT);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, DEFAULT_WAIT);
+            long deadline = System.nanoTime() + DEFAULT_WAIT.toNanos();
+            while (partitions.stream().anyMatch(p -> consumer.position(p, DEFAULT_WAIT) < ends.get(p))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic.name() + " up to " + ends + " within " + DEFAULT_WAIT);
+                }
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
     }
 
     public <K, V> List<ConsumerRecord<K, V>> awaitRecords(Topic<K, V> topic, int count) {
@@ -273,17 +286,9 @@ public final class TestCluster {
     /** Reads committed records from the beginning until {@code done} holds or {@code wait} passes. */
     private <K, V> List<ConsumerRecord<K, V>> read(Topic<K, V> topic, Predicate<List<ConsumerRecord<K, V>>> done,
                                                    Duration wait) {
-        Map<String, Object> settings = new HashMap<>(clientSettings());
-        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        settings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
         List<ConsumerRecord<K, V>> records = new ArrayList<>();
-        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(settings, topic.keySerde().deserializer(),
-                topic.valueSerde().deserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), wait).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
+        try (KafkaConsumer<K, V> consumer = committedConsumer(topic)) {
+            assignFromBeginning(consumer, topic, wait);
             long deadline = System.nanoTime() + wait.toNanos();
             while (System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
@@ -293,6 +298,22 @@ public final class TestCluster {
             }
         }
         return records;
+    }
+
+    private <K, V> KafkaConsumer<K, V> committedConsumer(Topic<K, V> topic) {
+        Map<String, Object> settings = new HashMap<>(clientSettings());
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        settings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
+        return new KafkaConsumer<>(settings, topic.keySerde().deserializer(), topic.valueSerde().deserializer());
+    }
+
+    private static List<TopicPartition> assignFromBeginning(KafkaConsumer<?, ?> consumer, Topic<?, ?> topic, Duration wait) {
+        List<TopicPartition> partitions = consumer.partitionsFor(topic.name(), wait).stream()
+                .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return partitions;
     }
 
     private Map<String, Object> clientSettings() {
