@@ -53,7 +53,7 @@ public record Topics(
             new Topic<>(REKEYED_COMMANDS, Serdes.String(), new JsonSerde<>(KeyCommand.class));
 
     /** JSON of per-key hourly usage, as written to the usage topic. */
-    static final JsonSerde<KeyUsage> KEY_USAGE_SERDE = new JsonSerde<>(KeyUsage.class);
+    static final FieldJsonSerde<KeyUsage> KEY_USAGE_SERDE = FieldJsonSerde.keyUsage();
 
     /** Binary per-key hourly usage, as the topology keeps it in its store and sends it between its tasks. */
     static final KeyUsageSerde KEY_USAGE_STATE = new KeyUsageSerde();
@@ -63,12 +63,12 @@ public record Topics(
                 new Topic<>(prefix + ".requests", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plans", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".api-keys", Serdes.String(), Serdes.ByteArray()),
-                new Topic<>(prefix + ".decisions", Serdes.String(), new DecisionSerde()),
+                new Topic<>(prefix + ".decisions", Serdes.String(), FieldJsonSerde.decisions()),
                 new Topic<>(prefix + ".exceeded", Serdes.String(), new JsonSerde<>(QuotaExceeded.class)),
                 new Topic<>(prefix + ".dead-letter", Serdes.ByteArray(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".plan-catalog", Serdes.String(), Serdes.ByteArray()),
                 new Topic<>(prefix + ".key-catalog", Serdes.String(), Serdes.String()),
-                new Topic<>(prefix + ".replies", Serdes.String(), new DecisionSerde()),
+                new Topic<>(prefix + ".replies", Serdes.String(), FieldJsonSerde.decisions()),
                 new Topic<>(prefix + ".usage", Serdes.String(), KEY_USAGE_SERDE),
                 new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)),
                 new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)),

@@ -1,0 +1,71 @@
+package dev.quotaenforcer.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.Reason;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.common.serialization.Serde;
+import org.junit.jupiter.api.Test;
+
+/** Records written field by field are byte for byte what the generic JSON serde writes, and read back. */
+class FieldJsonSerdeTest {
+
+    private static final List<String> TEXTS = List.of("r-1", "clé \"quoted\" \\ ü 🔑", "", "line\nbreak\ttab\u0001");
+
+    @Test
+    void writesDecisionsAsTheGenericSerdeDoes() {
+        Random random = new Random(20261130L);
+        Reason[] reasons = Reason.values();
+        for (int i = 0; i < 2_000; i++) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (int h = random.nextInt(6); h > 0; h--) {
+                headers.put("RateLimit-" + h, TEXTS.get(random.nextInt(TEXTS.size())) + random.nextLong());
+            }
+            assertSameAsGeneric(FieldJsonSerde.decisions(), new JsonSerde<>(Decision.class), new Decision(text(random),
+                    text(random), text(random), random.nextBoolean(),
+                    random.nextInt(8) == 0 ? null : reasons[random.nextInt(reasons.length)], text(random),
+                    random.nextLong(), random.nextLong(), random.nextInt(), -1 + random.nextInt(5), random.nextInt(1000),
+                    instant(random), random.nextInt(8) == 0 ? null : headers));
+        }
+    }
+
+    @Test
+    void writesKeyUsageAsTheGenericSerdeDoes() {
+        Random random = new Random(20261201L);
+        for (int i = 0; i < 2_000; i++) {
+            assertSameAsGeneric(FieldJsonSerde.keyUsage(), new JsonSerde<>(KeyUsage.class), new KeyUsage(text(random),
+                    text(random), random.nextLong(), instant(random), random.nextLong(), random.nextInt(), random.nextLong(),
+                    random.nextInt(100), random.nextLong()));
+        }
+    }
+
+    @Test
+    void nullStaysNullForTombstones() {
+        assertNull(FieldJsonSerde.decisions().serializer().serialize("t", null));
+        assertNull(FieldJsonSerde.keyUsage().serializer().serialize("t", null));
+    }
+
+    private static <T> void assertSameAsGeneric(Serde<T> fields, JsonSerde<T> generic, T value) {
+        byte[] written = fields.serializer().serialize("t", value);
+
+        assertEquals(new String(generic.serializer().serialize("t", value), StandardCharsets.UTF_8),
+                new String(written, StandardCharsets.UTF_8));
+        assertEquals(value, fields.deserializer().deserialize("t", written));
+    }
+
+    private static String text(Random random) {
+        return random.nextInt(6) == 0 ? null : TEXTS.get(random.nextInt(TEXTS.size()));
+    }
+
+    private static Instant instant(Random random) {
+        return random.nextInt(8) == 0 ? null : Instant.ofEpochMilli(random.nextLong(253_402_300_799_999L));
+    }
+}
