@@ -13,18 +13,22 @@ import java.util.concurrent.TimeUnit;
 /**
  * The enforcer's {@code run} command in a JVM of its own, with this JVM's java and class path (the
  * shaded jar when the bench runs from it), so that its memory is its own to measure. Its output goes
- * to a log file that is polled; closing it kills the process if it is still alive.
+ * to a log file that is polled; closing it, or stopping the bench, kills the process if it is still alive.
  */
 final class EnforcerProcess implements AutoCloseable {
 
     private final Process process;
     private final Path log;
     private final long startNanos;
+    /** Kills the process if the bench itself is stopped (Ctrl-C), which would otherwise leave it running. */
+    private final Thread killOnExit;
 
     private EnforcerProcess(Process process, Path log, long startNanos) {
         this.process = process;
         this.log = log;
         this.startNanos = startNanos;
+        this.killOnExit = new Thread(process::destroyForcibly, "kill-enforcer-" + process.pid());
+        Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
     /**
@@ -118,6 +122,7 @@ final class EnforcerProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        Runtime.getRuntime().removeShutdownHook(killOnExit);
         if (process.isAlive()) {
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public final class StateScenario implements Scenario {
      * each on the heap), the rest of the heap is Kafka clients' buffers and Streams' 10 MiB record
      * cache. RocksDB lives outside it, bounded by {@code quota.rocksdb.memory.bytes}.
      */
-    static final String HEAP = "-Xmx512m";
+    static final String DEFAULT_HEAP = "-Xmx512m";
     private static final String APPLICATION = "bench-state";
     private static final String PREFIX = "bench";
     private static final String PLAN_ID = "state";
@@ -76,6 +77,21 @@ public final class StateScenario implements Scenario {
     private static final double MIB = 1024 * 1024;
     /** A JVM stopped by SIGTERM exits with 128 + 15 once its shutdown hooks (the enforcer's clean stop) have run. */
     private static final int EXIT_ON_SIGTERM = 143;
+
+    private final String heap;
+    private final List<String> jvmOptions;
+    private final long rocksDbMemoryBytes;
+
+    public StateScenario() {
+        this(DEFAULT_HEAP, List.of(), EnforcerConfig.DEFAULT_ROCKSDB_MEMORY_BYTES);
+    }
+
+    /** With other settings for the enforcer process, to measure what each does or to profile it. */
+    StateScenario(String heap, List<String> jvmOptions, long rocksDbMemoryBytes) {
+        this.heap = heap;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.rocksDbMemoryBytes = rocksDbMemoryBytes;
+    }
 
     @Override
     public String name() {
@@ -152,20 +168,22 @@ public final class StateScenario implements Scenario {
         Path stateDir = work.resolve("state");
         Path logback = writeLogbackConfig(work);
         int httpPort = EmbeddedKafka.freePort();
-        List<String> jvm = List.of(HEAP, "-Dlogback.configurationFile=" + logback);
+        List<String> jvm = new ArrayList<>(List.of(heap, "-Dlogback.configurationFile=" + logback));
+        jvm.addAll(jvmOptions);
         List<String> runArgs = List.of("--bootstrap-servers", bootstrap,
                 "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
                 "--set", EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + PLAN_ID,
                 "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + APPLICATION,
                 "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
-                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort);
+                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort,
+                "--set", EnforcerConfig.ROCKSDB_MEMORY_BYTES_CONFIG + "=" + rocksDbMemoryBytes);
         // Event times fill the last whole hour, so each key has one hourly window and none has expired by the end.
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
         Measured measured = new Measured(keys);
         try (EnforcerProcess first = EnforcerProcess.start(jvm, runArgs, context.outDir().resolve("state-enforcer.log"))) {
             first.awaitLine(READY, TIMEOUT);
             context.progress().say(name(), "enforcer process " + first.pid() + " ready in "
-                    + Numbers.of(first.secondsSinceStart()) + " s (" + HEAP + ")");
+                    + Numbers.of(first.secondsSinceStart()) + " s (" + heap + ")");
             measured.idle = ProcessMemory.parseStatus(first.procStatus());
             measured.liveHeapIdle = liveHeap(first);
             long start = System.nanoTime();
@@ -369,6 +387,7 @@ public final class StateScenario implements Scenario {
         List<EnforcerLogLines.Sweep> lastSweeps = EnforcerLogLines.lastSweepPerTask(m.sweeps);
         long sweptKeys = lastSweeps.stream().mapToLong(EnforcerLogLines.Sweep::scanned).sum();
         long sweepMicros = lastSweeps.stream().mapToLong(EnforcerLogLines.Sweep::micros).sum();
+        long sweptDeleted = lastSweeps.stream().mapToLong(EnforcerLogLines.Sweep::deleted).sum();
         long allSweepMicros = m.sweeps.stream().mapToLong(EnforcerLogLines.Sweep::micros).sum();
         double liveHeapPerKey = (double) (m.liveHeapLoaded - m.liveHeapIdle) / m.keys;
         double restoreSeconds = m.restore.millis() / 1000.0;
@@ -392,7 +411,7 @@ public final class StateScenario implements Scenario {
                 .figure("heapUsedBytes", m.heapLoaded.usedBytes(), "bytes")
                 .figure("liveHeapBytes", m.liveHeapLoaded, "bytes")
                 .figure("metaspaceCommittedBytes", m.heapLoaded.metaspaceCommittedBytes(), "bytes")
-                .figure("rocksDbMemoryBoundBytes", EnforcerConfig.DEFAULT_ROCKSDB_MEMORY_BYTES, "bytes")
+                .figure("rocksDbMemoryBoundBytes", rocksDbMemoryBytes, "bytes")
                 .figure("sweepKeys", sweptKeys, "keys")
                 .figure("sweepSeconds", sweepMicros / 1e6, "s")
                 .figure("sweepNanosPerKey", sweptKeys == 0 ? 0 : sweepMicros * 1000.0 / sweptKeys, "ns")
@@ -424,8 +443,8 @@ public final class StateScenario implements Scenario {
                 row("live heap per key", liveHeapPerKey, "reachable heap (jcmd GC.class_histogram) with the keys minus before "
                         + "them: mostly the usage window store, plus what fills with the first keys (Streams' 10 MiB record "
                         + "cache, client buffers)"))));
-        result.table(new Table("Enforcer process memory (" + HEAP + ", quota.rocksdb.memory.bytes "
-                + Numbers.of(EnforcerConfig.DEFAULT_ROCKSDB_MEMORY_BYTES / MIB) + " MiB)", List.of("figure", "MiB"), List.of(
+        result.table(new Table("Enforcer process memory (" + heap + ", quota.rocksdb.memory.bytes "
+                + Numbers.of(rocksDbMemoryBytes / MIB) + " MiB)", List.of("figure", "MiB"), List.of(
                 List.of("RSS ready, before any key", Numbers.of(m.idle.rssBytes() / MIB)),
                 List.of("RSS with every key decided", Numbers.of(m.loaded.rssBytes() / MIB)),
                 List.of("peak RSS (VmHWM)", Numbers.of(m.loaded.peakBytes() / MIB)),
@@ -441,15 +460,15 @@ public final class StateScenario implements Scenario {
                 new Chart.Bar(m.keys + " keys", m.loaded.rssBytes() / MIB, 0),
                 new Chart.Bar("peak", m.loaded.peakBytes() / MIB, 0),
                 new Chart.Bar("restored", m.restored.rssBytes() / MIB, 0))));
-        result.note("The enforcer ran as its own JVM (" + HEAP + ", the `run` command on this scenario's embedded broker, "
+        result.note("The enforcer ran as its own JVM (" + heap + ", the `run` command on this scenario's embedded broker, "
                 + "exactly-once, " + PARTITIONS + " partitions, one stream thread); memory is read from /proc/<pid>/status "
-                + "and `jcmd GC.heap_info` once its committed offsets covered every request. The heap holds the in-memory "
+                + "and `jcmd GC.heap_info` (reachable heap: `GC.class_histogram`) once its committed offsets covered every request. The heap holds the in-memory "
                 + "usage window (every key's hour); RocksDB's block cache and memtables are off-heap, bounded by "
                 + "quota.rocksdb.memory.bytes; the rest of RSS is metaspace, code, thread stacks and malloc arenas.");
         result.note("Decided " + m.keys + " requests in " + Numbers.of(m.decideSeconds) + " s (produced while the "
                 + "enforcer ran). Expiry: " + m.sweeps.size() + " sweeps took " + Numbers.of(allSweepMicros / 1e6)
                 + " s in all; each task's last sweep, together one scan of " + sweptKeys + " keys, took "
-                + Numbers.of(sweepMicros / 1e6) + " s (no key was idle yet).");
+                + Numbers.of(sweepMicros / 1e6) + " s and deleted " + sweptDeleted + " idle keys.");
         result.note("Restore: the enforcer was stopped with SIGTERM, its state directory deleted and the process started "
                 + "again; it was ready (logged \"" + READY + "\") " + Numbers.of(m.readySeconds) + " s after its JVM "
                 + "started. Kafka Streams restored " + m.restore.records() + " records (" + m.restore.recordsByStore()
