@@ -13,7 +13,7 @@ public final class Bench {
 
     /** Every scenario, in the order a full run takes them. */
     public static List<Scenario> scenarios() {
-        return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario());
+        return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario(), new StateScenario());
     }
 
     private Bench() {

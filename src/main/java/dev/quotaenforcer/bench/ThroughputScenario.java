@@ -232,7 +232,7 @@ public final class ThroughputScenario implements Scenario {
     }
 
     /** The input offsets the application committed, summed over the topic's partitions. */
-    private static long committed(Admin admin, String application, String topic) throws Exception {
+    static long committed(Admin admin, String application, String topic) throws Exception {
         long committed = 0;
         for (Map.Entry<TopicPartition, OffsetAndMetadata> offset : admin.listConsumerGroupOffsets(application)
                 .partitionsToOffsetAndMetadata().get().entrySet()) {
@@ -310,7 +310,7 @@ public final class ThroughputScenario implements Scenario {
                 .findFirst().orElseThrow();
     }
 
-    private static void deleteRecursively(Path dir) throws IOException {
+    static void deleteRecursively(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

@@ -85,6 +85,7 @@ public final class Enforcer implements AutoCloseable {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpAdvertisedHost() + ":" + operatorServer.port());
         }
         this.streams = new KafkaStreams(new QuotaTopology(config, stats, replyTopics).build(), properties);
+        streams.setGlobalStateRestoreListener(new RestoreLog(System::nanoTime));
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics);
         if (operatorServer != null) {

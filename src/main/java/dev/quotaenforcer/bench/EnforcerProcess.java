@@ -1,0 +1,131 @@
+package dev.quotaenforcer.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The enforcer's {@code run} command in a JVM of its own, with this JVM's java and class path (the
+ * shaded jar when the bench runs from it), so that its memory is its own to measure. Its output goes
+ * to a log file that is polled; closing it, or stopping the bench, kills the process if it is still alive.
+ */
+final class EnforcerProcess implements AutoCloseable {
+
+    private final Process process;
+    private final Path log;
+    private final long startNanos;
+    /** Kills the process if the bench itself is stopped (Ctrl-C), which would otherwise leave it running. */
+    private final Thread killOnExit;
+
+    private EnforcerProcess(Process process, Path log, long startNanos) {
+        this.process = process;
+        this.log = log;
+        this.startNanos = startNanos;
+        this.killOnExit = new Thread(process::destroyForcibly, "kill-enforcer-" + process.pid());
+        Runtime.getRuntime().addShutdownHook(killOnExit);
+    }
+
+    /**
+     * @param jvmOptions e.g. {@code -Xmx512m}
+     * @param runArgs    the arguments after {@code run}
+     */
+    static EnforcerProcess start(List<String> jvmOptions, List<String> runArgs, Path log) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.quotaenforcer.Main", "run"));
+        command.addAll(runArgs);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        // Only the settings given here apply: none of the user's QUOTA_ENFORCER_* variables.
+        builder.environment().keySet().removeIf(name -> name.startsWith("QUOTA_ENFORCER_"));
+        long start = System.nanoTime();
+        try {
+            return new EnforcerProcess(builder.start(), log, start);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start " + command, e);
+        }
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** Seconds since the process was started. */
+    double secondsSinceStart() {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+
+    List<String> lines() {
+        try {
+            return Files.readAllLines(log, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Waits until the log holds {@code text}; fails when the process exits first or {@code timeout} passes. */
+    void awaitLine(String text, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            boolean alive = process.isAlive();
+            if (lines().stream().anyMatch(line -> line.contains(text))) {
+                return;
+            }
+            if (!alive) {
+                throw new IllegalStateException("the enforcer exited with status " + process.exitValue()
+                        + " before logging \"" + text + "\"; see " + log);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the enforcer did not log \"" + text + "\" within " + timeout + "; see " + log);
+            }
+            TimeUnit.MILLISECONDS.sleep(20);
+        }
+    }
+
+    /** Fails when the process has exited, which it never should on its own. */
+    void requireAlive() {
+        if (!process.isAlive()) {
+            throw new IllegalStateException("the enforcer exited with status " + process.exitValue() + "; see " + log);
+        }
+    }
+
+    /** The status text of {@code /proc/<pid>/status}. */
+    String procStatus() throws IOException {
+        return Files.readString(Path.of("/proc", Long.toString(pid()), "status"), StandardCharsets.UTF_8);
+    }
+
+    /** Runs {@code jcmd <pid> <command>} and returns its output. */
+    String jcmd(String command) throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Process run = new ProcessBuilder(jcmd.toString(), Long.toString(pid()), command).redirectErrorStream(true).start();
+        String output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!run.waitFor(60, TimeUnit.SECONDS) || run.exitValue() != 0) {
+            throw new IllegalStateException("jcmd " + command + " failed: " + output);
+        }
+        return output;
+    }
+
+    /** SIGTERM, as an operator stops it, then waits for it to exit; its exit status. */
+    int stop(Duration timeout) throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new IllegalStateException("the enforcer did not stop within " + timeout + "; see " + log);
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        Runtime.getRuntime().removeShutdownHook(killOnExit);
+        if (process.isAlive()) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
