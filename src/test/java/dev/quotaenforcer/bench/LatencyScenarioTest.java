@@ -23,7 +23,7 @@ class LatencyScenarioTest {
             for (IsolationLevel isolation : setup.readers()) {
                 for (int load : setup.loads()) {
                     double p99 = isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
-                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99)));
+                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12));
                 }
             }
         }
@@ -41,6 +41,7 @@ class LatencyScenarioTest {
         assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
         assertEquals(90, result.figures().get("eos-commit20-committed.5000.p99Ms").value());
         assertEquals(90, result.figures().get("alos-linger100.5000.p99Ms").value());
+        assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
     }
 
     @Test
@@ -60,7 +61,7 @@ class LatencyScenarioTest {
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
-                        measured((int) run.result().offeredPerSecond(), 120)) : run)
+                        measured((int) run.result().offeredPerSecond(), 120), 12) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1), Duration.ofSeconds(3));
