@@ -13,7 +13,9 @@ public final class Bench {
 
     /** Every scenario, in the order a full run takes them. */
     public static List<Scenario> scenarios() {
-        return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario(), new StateScenario());
+        LatencyScenario latency = new LatencyScenario();
+        return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario(), new StateScenario(),
+                latency, new RedisScenario(latency));
     }
 
     private Bench() {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -31,7 +32,7 @@ public final class AsyncQuotaClient implements AutoCloseable {
     private final String requestsTopic;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
-    private final CommittedReader<String> reader;
+    private final BackgroundReader<String> reader;
     private final Map<String, Block> blocks = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -46,7 +47,7 @@ public final class AsyncQuotaClient implements AutoCloseable {
         Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
-        this.reader = new CommittedReader<>(kafkaSettings, new StringDeserializer(), consumer -> {
+        this.reader = new BackgroundReader<>(kafkaSettings, IsolationLevel.READ_COMMITTED, new StringDeserializer(), consumer -> {
             List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic, Duration.ofSeconds(30)).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             consumer.assign(partitions);

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -51,15 +52,24 @@ public final class QuotaClient implements AutoCloseable {
      * @param requestsTopic  where request events go, e.g. {@code quota.requests}
      * @param replyTopic     this gateway's reply topic, under {@code <prefix>.replies}, e.g. {@code quota.replies}
      * @param replyPartition the partition of it this instance owns
+     * @param replyIsolation {@code READ_COMMITTED} waits for the enforcer's transaction to commit;
+     *                       {@code READ_UNCOMMITTED} reads a decision as soon as it is written, which under
+     *                       exactly-once may be rolled back and the request decided again (see the README)
      */
     public record Options(String requestsTopic, String replyTopic, int replyPartition, Duration timeout,
-                          FailurePolicy failurePolicy) {
+                          FailurePolicy failurePolicy, IsolationLevel replyIsolation) {
+
+        /** Options that read only committed decisions. */
+        public Options(String requestsTopic, String replyTopic, int replyPartition, Duration timeout,
+                       FailurePolicy failurePolicy) {
+            this(requestsTopic, replyTopic, replyPartition, timeout, failurePolicy, IsolationLevel.READ_COMMITTED);
+        }
     }
 
     private final Options options;
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
-    private final CommittedReader<byte[]> replies;
+    private final BackgroundReader<byte[]> replies;
     private final Map<String, CompletableFuture<GatewayDecision>> pending = new ConcurrentHashMap<>();
     private final AtomicLong decidedByPolicy = new AtomicLong();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -72,7 +82,7 @@ public final class QuotaClient implements AutoCloseable {
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
         TopicPartition partition = new TopicPartition(options.replyTopic(), options.replyPartition());
-        this.replies = new CommittedReader<>(kafkaSettings, new ByteArrayDeserializer(), consumer -> {
+        this.replies = new BackgroundReader<>(kafkaSettings, options.replyIsolation(), new ByteArrayDeserializer(), consumer -> {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
             // Resolve the position now, so no reply to a request sent from here on can be missed.

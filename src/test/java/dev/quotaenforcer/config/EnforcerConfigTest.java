@@ -42,6 +42,28 @@ class EnforcerConfigTest {
     }
 
     @Test
+    void defaultsTheProducersLingerToZeroInsteadOfKafkaStreams100Ms() {
+        Properties props = new EnforcerConfig(Map.of()).streamsProperties();
+
+        assertEquals(0, props.get("producer.linger.ms"));
+        assertEquals(0, new StreamsConfig(withRequired(props)).getProducerConfigs("client").get("linger.ms"));
+    }
+
+    @Test
+    void aLingerTheOperatorSetsPlainOrPrefixedWinsOverTheDefault() {
+        Properties plain = new EnforcerConfig(Map.of("linger.ms", "20")).streamsProperties();
+        Properties prefixed = new EnforcerConfig(Map.of("producer.linger.ms", "30")).streamsProperties();
+
+        assertEquals("20", new StreamsConfig(withRequired(plain)).getProducerConfigs("client").get("linger.ms"));
+        assertEquals("30", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("linger.ms"));
+    }
+
+    private static Properties withRequired(Properties props) {
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
+        return props;
+    }
+
+    @Test
     void readsEnforcerSettingsGivenAsStrings() {
         EnforcerConfig config = new EnforcerConfig(Map.of(
                 EnforcerConfig.TOPIC_PREFIX_CONFIG, "acme.quota",

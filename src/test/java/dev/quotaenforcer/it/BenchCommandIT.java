@@ -19,8 +19,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code bench --quick} from the shaded jar, as a user runs it: the accuracy scenario, the JMH
- * algorithms scenario (whose forks must find the benchmarks in the jar) and the throughput scenario
- * (on its own embedded broker) write a report whose numbers are positive and agree with each other. Nothing here judges how fast anything was.
+ * algorithms scenario (whose forks must find the benchmarks in the jar), the throughput scenario
+ * (on its own embedded broker) and the redis scenario (on a redis-server it starts, or skipped, saying
+ * so) write a report whose numbers are positive and agree with each other. The latency scenario is
+ * left out: its quick run alone takes minutes. Nothing here judges how fast anything was.
  */
 class BenchCommandIT {
 
@@ -38,7 +40,7 @@ class BenchCommandIT {
         Path out = dir.resolve("bench");
         // The timeout only stops a hung run; it is no judgement of speed.
         result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                        JarProcess.JAR.toString(), "bench", "--quick", "--scenario", "accuracy,algorithms,throughput",
+                        JarProcess.JAR.toString(), "bench", "--quick", "--scenario", "accuracy,algorithms,throughput,redis",
                         "--seed", Long.toString(SEED), "--out", out.toString()),
                 dir.resolve("bench.log"), Map.of(), null, Duration.ofMinutes(15));
         assertEquals(0, result.status(), result.output());
@@ -139,5 +141,25 @@ class BenchCommandIT {
         for (JsonNode target : throughput.get("targets")) {
             assertEquals(met(target), target.get("met").asBoolean(), target.toString());
         }
+    }
+
+    @Test
+    void redisCheckedItsScriptBeforeTimingItOrSaidWhyItSkipped() {
+        JsonNode redis = scenario("redis");
+        if (redis.get("title").asText().startsWith("skipped")) {
+            assertEquals("skipped: redis-server not found on PATH (install Debian's redis-server)", redis.get("title").asText());
+            assertEquals(0, redis.get("figures").size());
+            return;
+        }
+        assertEquals(10, figure(redis, "checkBurstAllowed"));
+        assertTrue(redis.at("/figures/closedLoopPerSecond/value").asDouble() > 0, redis.toString());
+        for (String load : List.of("1000", "5000", "20000")) {
+            double p50 = redis.at("/figures/" + load + ".p50Ms/value").asDouble();
+            double p99 = redis.at("/figures/" + load + ".p99Ms/value").asDouble();
+            double p999 = redis.at("/figures/" + load + ".p999Ms/value").asDouble();
+            double max = redis.at("/figures/" + load + ".maxMs/value").asDouble();
+            assertTrue(0 < p50 && p50 <= p99 && p99 <= p999 && p999 <= max, redis.toString());
+        }
+        assertTrue(redis.get("notes").toString().contains("need the latency scenario in the same run"), redis.toString());
     }
 }

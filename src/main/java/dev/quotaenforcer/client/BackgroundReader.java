@@ -7,16 +7,17 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * What both gateway clients read with: a consumer of committed records only (the enforcer writes in
+ * What both gateway clients read with: a consumer at a chosen isolation level (the enforcer writes in
  * transactions), positioned before it starts, handing every record to a handler on a daemon thread
  * until closed.
  */
-final class CommittedReader<K> implements AutoCloseable {
+final class BackgroundReader<K> implements AutoCloseable {
 
     private final KafkaConsumer<K, byte[]> consumer;
     private final Consumer<ConsumerRecord<K, byte[]>> handler;
@@ -24,13 +25,15 @@ final class CommittedReader<K> implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param position assigns the consumer its partitions and seeks; runs before this constructor returns,
-     *                 so nothing written after it can be missed
+     * @param isolation whether records of transactions not yet committed are read
+     * @param position  assigns the consumer its partitions and seeks; runs before this constructor returns,
+     *                  so nothing written after it can be missed
      */
-    CommittedReader(Map<String, Object> kafkaSettings, Deserializer<K> keys, Consumer<KafkaConsumer<K, byte[]>> position,
-                    Consumer<ConsumerRecord<K, byte[]>> handler, String name) {
+    BackgroundReader(Map<String, Object> kafkaSettings, IsolationLevel isolation, Deserializer<K> keys,
+                     Consumer<KafkaConsumer<K, byte[]>> position, Consumer<ConsumerRecord<K, byte[]>> handler,
+                     String name) {
         Map<String, Object> settings = new HashMap<>(kafkaSettings);
-        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolation.toString());
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         this.consumer = new KafkaConsumer<>(settings, keys, new ByteArrayDeserializer());
         this.handler = handler;

@@ -1,0 +1,72 @@
+package dev.quotaenforcer.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.IsolationLevel;
+import org.junit.jupiter.api.Test;
+
+class LatencyScenarioTest {
+
+    private static OpenLoop.Result measured(int load, double p99Ms) {
+        return new OpenLoop.Result(load, new LatencySummary(load * 3L, p99Ms / 4, p99Ms, p99Ms * 2, p99Ms * 3), load * 3L,
+                load * 3L, 0, 0, 0, load, 0.5);
+    }
+
+    private static List<LatencyScenario.Measured> defaultRuns() {
+        List<LatencyScenario.Measured> runs = new ArrayList<>();
+        for (LatencyScenario.Setup setup : LatencyScenario.SETUPS) {
+            for (IsolationLevel isolation : setup.readers()) {
+                for (int load : setup.loads()) {
+                    double p99 = isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
+                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12));
+                }
+            }
+        }
+        return runs;
+    }
+
+    @Test
+    void judgesTheP99TargetAt5kPerSecondUnderEachGuaranteeWithRepliesReadAsSoonAsWritten() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(5), Duration.ofSeconds(20));
+
+        assertEquals(List.of("p99 at 5000/s, exactly_once_v2, read_uncommitted", "p99 at 5000/s, at_least_once"),
+                result.targets().stream().map(Target::name).toList());
+        assertTrue(result.targets().stream().allMatch(Target::met));
+        assertEquals(150, result.figures().get("eos-committed.5000.p99Ms").value());
+        assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
+        assertEquals(90, result.figures().get("eos-commit20-committed.5000.p99Ms").value());
+        assertEquals(90, result.figures().get("alos-linger100.5000.p99Ms").value());
+        assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
+    }
+
+    @Test
+    void labelsEachRowWithItsGuaranteeReadsAndOverrides() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1), Duration.ofSeconds(3));
+
+        List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
+        assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
+                "at_least_once, producer.linger.ms=100", "exactly_once_v2, read_uncommitted, producer.linger.ms=100",
+                "exactly_once_v2, read_committed, commit.interval.ms=20",
+                "exactly_once_v2, read_uncommitted, commit.interval.ms=20",
+                "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);
+        assertEquals(3, result.charts().size());
+    }
+
+    @Test
+    void aMissedTargetIsReportedMissed() {
+        List<LatencyScenario.Measured> runs = defaultRuns().stream()
+                .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
+                        measured((int) run.result().offeredPerSecond(), 120), 12) : run)
+                .toList();
+
+        ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1), Duration.ofSeconds(3));
+
+        assertFalse(result.targets().get(1).met());
+        assertEquals(120, result.targets().get(1).measured());
+    }
+}
