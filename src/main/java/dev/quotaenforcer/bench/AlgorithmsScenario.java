@@ -92,18 +92,18 @@ public final class AlgorithmsScenario implements Scenario {
     }
 
     /**
-     * Quick: one fork, short iterations, enough to rank and to smoke-test. Full: two forks of more
-     * iterations. Warm-up is never under 3 s: on a loaded 2-core machine the engine path was still
-     * twice its steady-state time after 1 s. The forks get a fixed small heap so a shared machine's
+     * Quick: one fork, short iterations, enough to smoke-test and roughly rank (its warm-up is too
+     * short for a loaded machine, where the engine path was still twice its steady-state time after
+     * 1 s). Full: two forks of more iterations, warmed up for 5 s. The forks get a fixed small heap so a shared machine's
      * other work does not size them.
      */
     static ChainedOptionsBuilder options(Variant variant, boolean quick) {
         ChainedOptionsBuilder options = new OptionsBuilder()
                 .include(variant.include())
                 .forks(quick ? 1 : 2)
-                .warmupIterations(quick ? 3 : 5)
+                .warmupIterations(quick ? 2 : 5)
                 .warmupTime(TimeValue.seconds(1))
-                .measurementIterations(quick ? 3 : 5)
+                .measurementIterations(quick ? 2 : 5)
                 .measurementTime(TimeValue.seconds(1))
                 .jvmArgs("-Xms256m", "-Xmx256m")
                 .shouldFailOnError(true);

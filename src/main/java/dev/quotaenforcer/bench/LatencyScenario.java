@@ -121,8 +121,8 @@ public final class LatencyScenario implements Scenario {
 
     @Override
     public ScenarioResult run(BenchContext context) throws Exception {
-        Duration warmup = context.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(5);
-        Duration length = context.quick() ? Duration.ofSeconds(3) : Duration.ofSeconds(20);
+        Duration warmup = context.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(3);
+        Duration length = context.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(12);
         List<Setup> setups = SETUPS.stream().filter(s -> !context.quick() || !s.tuning()).toList();
         Path work = Files.createTempDirectory("quota-bench-latency");
         List<Measured> runs = new ArrayList<>();

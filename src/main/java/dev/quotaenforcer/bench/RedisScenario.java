@@ -73,8 +73,8 @@ public final class RedisScenario implements Scenario {
                             + "scenario never makes figures up. `apt-get install redis-server` and run it again.")
                     .build();
         }
-        Duration warmup = context.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(5);
-        Duration length = context.quick() ? Duration.ofSeconds(3) : Duration.ofSeconds(20);
+        Duration warmup = context.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(3);
+        Duration length = context.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(12);
         Path work = Files.createTempDirectory("quota-bench-redis");
         try (RedisServer server = RedisServer.start(executable.get(), work.resolve("redis-server.log"))) {
             String sha;

@@ -91,7 +91,7 @@ public final class ThroughputScenario implements Scenario {
 
     @Override
     public ScenarioResult run(BenchContext context) throws Exception {
-        int events = context.quick() ? 200_000 : 2_000_000;
+        int events = context.quick() ? 100_000 : 2_000_000;
         int keys = context.quick() ? 10_000 : 100_000;
         Path work = Files.createTempDirectory("quota-bench-throughput");
         List<Run> runs = new ArrayList<>();
