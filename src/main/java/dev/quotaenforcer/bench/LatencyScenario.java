@@ -88,10 +88,10 @@ public final class LatencyScenario implements Scenario {
             new Setup("eos", StreamsConfig.EXACTLY_ONCE_V2, Map.of(),
                     List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), LOADS, false),
             new Setup("alos", StreamsConfig.AT_LEAST_ONCE, Map.of(), List.of(IsolationLevel.READ_COMMITTED), LOADS, false),
-            // Kafka Streams' own producer default, which the enforcer overrides.
-            new Setup("alos-linger100", StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 100),
+            // Sending each decision at once instead of after Kafka Streams' 100 ms linger.
+            new Setup("alos-linger0", StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 0),
                     List.of(IsolationLevel.READ_COMMITTED), List.of(TARGET_LOAD), true),
-            new Setup("eos-linger100", StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 100),
+            new Setup("eos-linger0", StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 0),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),
             new Setup("eos-commit20", StreamsConfig.EXACTLY_ONCE_V2, Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 20),
                     List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),

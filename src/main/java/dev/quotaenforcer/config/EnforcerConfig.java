@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -74,10 +73,6 @@ public final class EnforcerConfig extends AbstractConfig {
     private static final String ROCKSDB_MEMORY_BYTES_DOC = "Off-heap memory all RocksDB stores of the process share: "
             + "block cache, index and filter blocks and (a quarter of it at most) memtables. Applies when "
             + "rocksdb.config.setter is left to the enforcer.";
-
-    /** Kafka Streams' setting of its producers' linger, which the enforcer defaults lower. */
-    static final String PRODUCER_LINGER_MS_CONFIG = StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG);
-    static final int DEFAULT_PRODUCER_LINGER_MS = 0;
 
     /** Prefix of the enforcer's own settings; any other key belongs to Kafka Streams or its clients. */
     private static final String OWN_PREFIX = "quota.";
@@ -189,20 +184,12 @@ public final class EnforcerConfig extends AbstractConfig {
 
     /**
      * Kafka Streams properties: every setting that is not the enforcer's own, over the enforcer's
-     * defaults (application id {@code quota-enforcer}, exactly-once v2, task idling off, producer linger
-     * 0 unless a linger is given either way). A new object each call.
+     * defaults (application id {@code quota-enforcer}, exactly-once v2, task idling off). A new object each call.
      */
     public Properties streamsProperties() {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-enforcer");
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        // Kafka Streams lingers 100 ms before sending, which a gateway waiting for its decision feels
-        // in full; batches still form while sends are in flight (the latency scenario measured both).
-        // A prefixed default would beat a plain linger.ms the operator set, so either one wins over it.
-        if (!originals.containsKey(ProducerConfig.LINGER_MS_CONFIG)
-                && !originals.containsKey(PRODUCER_LINGER_MS_CONFIG)) {
-            props.put(PRODUCER_LINGER_MS_CONFIG, DEFAULT_PRODUCER_LINGER_MS);
-        }
         // Opt in now to what Kafka 5.0 makes the default, rather than warn at every start.
         props.put("processing.exception.handler.global.enabled", "true");
         // The deciding task reads four topics, three of them (commands, the two re-keying topics) empty

@@ -40,7 +40,7 @@ class LatencyScenarioTest {
         assertEquals(150, result.figures().get("eos-committed.5000.p99Ms").value());
         assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
         assertEquals(90, result.figures().get("eos-commit20-committed.5000.p99Ms").value());
-        assertEquals(90, result.figures().get("alos-linger100.5000.p99Ms").value());
+        assertEquals(90, result.figures().get("alos-linger0.5000.p99Ms").value());
         assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
     }
 
@@ -50,7 +50,7 @@ class LatencyScenarioTest {
 
         List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
-                "at_least_once, producer.linger.ms=100", "exactly_once_v2, read_uncommitted, producer.linger.ms=100",
+                "at_least_once, producer.linger.ms=0", "exactly_once_v2, read_uncommitted, producer.linger.ms=0",
                 "exactly_once_v2, read_committed, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);

@@ -42,15 +42,13 @@ class EnforcerConfigTest {
     }
 
     @Test
-    void defaultsTheProducersLingerToZeroInsteadOfKafkaStreams100Ms() {
-        Properties props = new EnforcerConfig(Map.of()).streamsProperties();
-
-        assertEquals(0, props.get("producer.linger.ms"));
-        assertEquals(0, new StreamsConfig(withRequired(props)).getProducerConfigs("client").get("linger.ms"));
+    void leavesTheProducersLingerToKafkaStreamsUnlessTheOperatorSetsIt() {
+        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
+        assertEquals("100", new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("linger.ms"));
     }
 
     @Test
-    void aLingerTheOperatorSetsPlainOrPrefixedWinsOverTheDefault() {
+    void aLingerTheOperatorSetsPlainOrPrefixedReachesTheProducers() {
         Properties plain = new EnforcerConfig(Map.of("linger.ms", "20")).streamsProperties();
         Properties prefixed = new EnforcerConfig(Map.of("producer.linger.ms", "30")).streamsProperties();
 
