@@ -130,12 +130,16 @@ class BenchCommandIT {
     void throughputDecidedEveryRequestOnceAndMeasuredBothApplicationsUnderBothGuarantees() {
         JsonNode throughput = scenario("throughput");
         // The scenario itself fails the run unless the enforcer made exactly one decision per request.
-        assertEquals(200_000, figure(throughput, "events"));
+        assertEquals(100_000, figure(throughput, "events"));
         for (String guarantee : List.of("exactlyOnce", "atLeastOnce")) {
             double copy = throughput.at("/figures/" + guarantee + "ByteCopyPerSecond/value").asDouble();
             double enforcer = throughput.at("/figures/" + guarantee + "EnforcerPerSecond/value").asDouble();
             assertTrue(copy > 0 && Double.isFinite(copy) && enforcer > 0 && Double.isFinite(enforcer), throughput.toString());
             assertEquals(enforcer / copy, throughput.at("/figures/" + guarantee + "ShareOfCeiling/value").asDouble(), 1e-9);
+            double copyCpu = throughput.at("/figures/" + guarantee + "ByteCopyCpuMicrosPerRecord/value").asDouble();
+            double enforcerCpu = throughput.at("/figures/" + guarantee + "EnforcerCpuMicrosPerDecision/value").asDouble();
+            assertTrue(copyCpu > 0 && Double.isFinite(copyCpu) && enforcerCpu > 0 && Double.isFinite(enforcerCpu),
+                    "each application's threads used CPU: " + throughput);
         }
         assertEquals(3, throughput.get("targets").size());
         for (JsonNode target : throughput.get("targets")) {
