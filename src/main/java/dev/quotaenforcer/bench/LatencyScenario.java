@@ -170,7 +170,8 @@ public final class LatencyScenario implements Scenario {
                         topics.replies().name(), 0, TIMEOUT, QuotaClient.FailurePolicy.FAIL_OPEN, isolation),
                         Clock.systemUTC())) {
                     awaitFirstDecision(client, setup, asked);
-                    for (int load : setup.loads()) {
+                    // A quick run leaves out the overload above the target, whose backlog takes longest to drain.
+                    for (int load : setup.loads().stream().filter(l -> !context.quick() || l <= TARGET_LOAD).toList()) {
                         String ids = setup.id() + "-" + isolation + "-" + load + "-";
                         OpenLoop.Result result = OpenLoop.run(load, warmup, length, DRAIN, i -> {
                             asked.incrementAndGet();

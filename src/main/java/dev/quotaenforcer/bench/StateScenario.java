@@ -128,7 +128,7 @@ public final class StateScenario implements Scenario {
 
     @Override
     public ScenarioResult run(BenchContext context) throws Exception {
-        int keys = context.quick() ? 50_000 : 1_000_000;
+        int keys = context.quick() ? 20_000 : 1_000_000;
         Path work = Files.createTempDirectory("quota-bench-state");
         Files.createDirectories(context.outDir());
         try (EmbeddedKafka broker = EmbeddedKafka.start(work.resolve("kafka"), EmbeddedKafka.freePort(),
