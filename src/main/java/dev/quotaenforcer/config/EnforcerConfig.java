@@ -51,6 +51,12 @@ public final class EnforcerConfig extends AbstractConfig {
             + "time: a request up to this late (behind the newest request of its task) is still decided against the "
             + "state it would have found.";
 
+    public static final String USAGE_INTERVAL_MS_CONFIG = "quota.usage.interval.ms";
+    private static final String USAGE_INTERVAL_MS_DOC = "Wall-clock interval at which each task writes the usage "
+            + "figures that changed since its last write: per key and hour to the usage topic, and its share of each "
+            + "plan's hour towards the plan usage topic. The figures themselves are counted exactly with every decision; "
+            + "this sets only how fresh the topics are and how many records they take.";
+
     public static final String DEAD_LETTER_MAX_BYTES_CONFIG = "quota.dead.letter.max.bytes";
     private static final String DEAD_LETTER_MAX_BYTES_DOC = "Dead-letter records keep at most this many bytes of the "
             + "original value (header dlq.truncated says when they were cut), so an oversize record cannot "
@@ -91,6 +97,7 @@ public final class EnforcerConfig extends AbstractConfig {
             .define(EXPIRY_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
                     EXPIRY_INTERVAL_MS_DOC)
             .define(EXPIRY_GRACE_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW, EXPIRY_GRACE_MS_DOC)
+            .define(USAGE_INTERVAL_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW, USAGE_INTERVAL_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
                     Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC)
             .define(ROCKSDB_MEMORY_BYTES_CONFIG, Type.LONG, DEFAULT_ROCKSDB_MEMORY_BYTES, Range.atLeast(16L * 1024 * 1024),
@@ -159,6 +166,10 @@ public final class EnforcerConfig extends AbstractConfig {
 
     public long expiryGraceMs() {
         return getLong(EXPIRY_GRACE_MS_CONFIG);
+    }
+
+    public long usageIntervalMs() {
+        return getLong(USAGE_INTERVAL_MS_CONFIG);
     }
 
     public int deadLetterMaxBytes() {

@@ -19,4 +19,10 @@ public record PlanUsage(String plan, Instant hour, long activeKeys, long allowed
         return new PlanUsage(key.plan(), key.hour(), activeKeys + sign, allowed + sign * key.allowed(),
                 denied + sign * key.denied(), keysOverQuota + (key.quotaDenied() > 0 ? sign : 0));
     }
+
+    /** With another figure of the same plan and hour added ({@code sign} 1) or taken out ({@code sign} -1). */
+    public PlanUsage with(PlanUsage other, int sign) {
+        return new PlanUsage(plan, hour, activeKeys + sign * other.activeKeys, allowed + sign * other.allowed,
+                denied + sign * other.denied, keysOverQuota + sign * other.keysOverQuota);
+    }
 }

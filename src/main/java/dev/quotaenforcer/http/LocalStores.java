@@ -11,6 +11,7 @@ import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanParser;
 import dev.quotaenforcer.plan.PolicyKind;
+import dev.quotaenforcer.topology.HourlyUsageStore;
 import dev.quotaenforcer.topology.QuotaTopology;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,13 +20,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
-import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
-import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
  * What this instance's stores say: the catalogs every instance holds whole, and the key states and
@@ -84,9 +82,7 @@ final class LocalStores {
 
     /** A key's usage in the hour starting at {@code hour}, or null when it made no counted request in it. */
     KeyUsage keyUsage(String apiKey, Instant hour, int partition) {
-        try (WindowStoreIterator<KeyUsage> windows = usageStore(partition).fetch(apiKey, hour, hour)) {
-            return windows.hasNext() ? windows.next().value : null;
-        }
+        return HourlyUsageStore.usage(usageStore(partition), apiKey, hour);
     }
 
     /** A plan's figures for the hour starting at {@code hour} (key {@code plan@hour}); null when none. */
@@ -102,9 +98,9 @@ final class LocalStores {
         ReadOnlyKeyValueStore<String, byte[]> states = streams.store(StoreQueryParameters
                 .fromNameAndType(QuotaTopology.STATE_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
         List<TopKey> keys = new ArrayList<>();
-        try (KeyValueIterator<Windowed<String>, KeyUsage> usages = usageStore(null).fetchAll(hour, hour)) {
+        try (KeyValueIterator<String, HourlyUsageStore.Entry> usages = HourlyUsageStore.hour(usageStore(null), hour)) {
             while (usages.hasNext()) {
-                KeyUsage usage = usages.next().value;
+                KeyUsage usage = usages.next().value.usage();
                 if (!plan.id().equals(usage.plan())) {
                     continue;
                 }
@@ -122,9 +118,9 @@ final class LocalStores {
         return keys.size() > limit ? List.copyOf(keys.subList(0, limit)) : keys;
     }
 
-    private ReadOnlyWindowStore<String, KeyUsage> usageStore(Integer partition) {
-        StoreQueryParameters<ReadOnlyWindowStore<String, KeyUsage>> parameters = StoreQueryParameters
-                .fromNameAndType(QuotaTopology.USAGE_STORE, QueryableStoreTypes.<String, KeyUsage>windowStore());
+    private ReadOnlyKeyValueStore<String, HourlyUsageStore.Entry> usageStore(Integer partition) {
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, HourlyUsageStore.Entry>> parameters = StoreQueryParameters
+                .fromNameAndType(HourlyUsageStore.NAME, QueryableStoreTypes.<String, HourlyUsageStore.Entry>keyValueStore());
         return streams.store(partition == null ? parameters : parameters.withPartition(partition));
     }
 

@@ -5,8 +5,6 @@ import dev.quotaenforcer.event.CommandParser;
 import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
-import dev.quotaenforcer.event.KeyUsage;
-import dev.quotaenforcer.event.PlanUsage;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -18,14 +16,10 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
-import org.apache.kafka.streams.kstream.Grouped;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.KTable;
 import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.kstream.TimeWindows;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
@@ -51,14 +45,14 @@ public final class QuotaTopology {
     public static final String KEY_CATALOG_STORE = "key-catalog";
     /** Per-task store of key states. */
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
-    /** Windowed store of usage per key and hour. */
-    public static final String USAGE_STORE = "usage-by-hour";
-    private static final String PLAN_USAGE_REPARTITION = "plan-usage";
+    /** Store of usage per key and hour, in the deciding task. */
+    public static final String USAGE_STORE = HourlyUsageStore.NAME;
+    /** Name of the repartition topic the tasks' shares of each plan's hour go through to be summed. */
+    private static final String PLAN_USAGE_SHARES = "plan-usage-shares";
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
     /** How late (in event time) a request may be and still count in its hour's usage. */
     static final Duration USAGE_GRACE = Duration.ofMinutes(10);
-    private static final Duration USAGE_RETENTION = Duration.ofHours(1).plus(USAGE_GRACE);
 
     private final EnforcerConfig config;
     private final Topics topics;
@@ -199,42 +193,25 @@ public final class QuotaTopology {
     }
 
     /**
-     * Per key and calendar hour (of event time), what was allowed and denied. The windowed store is
-     * cached, so its updates are coalesced: at most one record per key and hour per commit. It lives
-     * in memory (restored from its changelog on start): it holds two hours of small records, and an
-     * empty on-disk window store makes Kafka Streams treat its tasks as corrupted on every restart.
+     * Per key and calendar hour (of event time), what was allowed and denied, counted in the deciding
+     * task and written once per usage interval; per plan and hour, the sum of the tasks' shares.
      */
     private void buildUsage(KStream<String, Decided> decided) {
-        KTable<Windowed<String>, KeyUsage> perKeyAndHour = decided
+        Map<String, KStream<String, UsageReport>> reports = decided
                 .filter((key, value) -> value.counted(), Named.as("counted-decision"))
-                .processValues(UsageDelta::new, Named.as("usage-delta"))
-                .groupByKey(Grouped.with(Serdes.String(), Topics.KEY_USAGE_STATE))
-                .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofHours(1), USAGE_GRACE))
-                .reduce(KeyUsage::plus, Named.as("usage-by-hour"), Materialized.<String, KeyUsage>as(
-                                Stores.inMemoryWindowStore(USAGE_STORE, USAGE_RETENTION, Duration.ofHours(1), false))
-                        .withKeySerde(Serdes.String()).withValueSerde(Topics.KEY_USAGE_STATE));
-        perKeyAndHour.toStream((window, usage) -> hourKey(usage.apiKey(), usage.hour()), Named.as("usage-key"))
-                .processValues(WriteTimeStamp::new, Named.as("usage-write-time"))
+                .process(UsageRecorder.supplier(config.usageIntervalMs(), USAGE_GRACE.toMillis()), Named.as("usage-recorder"))
+                .split(Named.as("usage-"))
+                .branch((key, report) -> report.isKeyUsage(), Branched.as("key"))
+                .defaultBranch(Branched.as("plan-share"));
+        reports.get("usage-key")
+                .mapValues(UsageReport::keyUsage, Named.as("key-usage"))
                 .to(topics.usage().name(), topics.usage().produced());
-        buildPlanUsage(perKeyAndHour);
-    }
-
-    /**
-     * Per plan and hour, from the per-key figures: an update of a key's hour takes its previous
-     * figure out of the plan's and puts the new one in, so nothing is counted twice and a key that
-     * changed plan mid-hour moves with its whole hour. Keys leaving the window store take nothing out.
-     */
-    private void buildPlanUsage(KTable<Windowed<String>, KeyUsage> perKeyAndHour) {
-        perKeyAndHour.groupBy((window, usage) -> KeyValue.pair(hourKey(usage.plan(), usage.hour()), usage),
-                        Grouped.with(PLAN_USAGE_REPARTITION, Serdes.String(), Topics.KEY_USAGE_STATE))
-                .aggregate(() -> null,
-                        (plan, usage, total) -> orNone(total, usage).with(usage, 1),
-                        (plan, usage, total) -> orNone(total, usage).with(usage, -1),
-                        Named.as("plan-usage-by-hour"),
-                        Materialized.<String, PlanUsage>as(Stores.persistentKeyValueStore(PLAN_USAGE_STORE))
-                                .withKeySerde(Serdes.String()).withValueSerde(topics.planUsage().valueSerde()))
-                .toStream(Named.as("plan-usage-updates"))
-                .processValues(WriteTimeStamp::new, Named.as("plan-usage-write-time"))
+        reports.get("usage-plan-share")
+                .mapValues(UsageReport::planPart, Named.as("plan-usage-share"))
+                .repartition(Repartitioned.<String, UsageReport.PlanUsagePart>as(PLAN_USAGE_SHARES)
+                        .withKeySerde(Serdes.String())
+                        .withValueSerde(new JsonSerde<>(UsageReport.PlanUsagePart.class)))
+                .processValues(PlanUsageTotals.supplier(topics.planUsage().valueSerde()), Named.as("plan-usage-totals"))
                 .to(topics.planUsage().name(), topics.planUsage().produced());
     }
 
@@ -243,9 +220,6 @@ public final class QuotaTopology {
         return id + "@" + hour;
     }
 
-    private static PlanUsage orNone(PlanUsage total, KeyUsage usage) {
-        return total == null ? PlanUsage.none(usage.plan(), usage.hour()) : total;
-    }
 
     private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {
         int maxBytes = config.deadLetterMaxBytes();

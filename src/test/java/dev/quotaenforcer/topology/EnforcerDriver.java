@@ -8,6 +8,7 @@ import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -37,6 +38,7 @@ final class EnforcerDriver implements AutoCloseable {
     private final TestOutputTopic<String, Decision> decisions;
     private final TestOutputTopic<String, QuotaExceeded> exceeded;
     private final TestOutputTopic<byte[], byte[]> deadLetters;
+    private final Duration usageInterval;
 
     EnforcerDriver(Path stateDir) {
         this(stateDir, Map.of());
@@ -49,6 +51,7 @@ final class EnforcerDriver implements AutoCloseable {
         settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         settings.putAll(overrides);
         EnforcerConfig config = new EnforcerConfig(settings);
+        usageInterval = Duration.ofMillis(config.usageIntervalMs());
         topology = new QuotaTopology(config);
         Properties props = config.streamsProperties();
         driver = new TopologyTestDriver(topology.build(), props, NOON);
@@ -159,7 +162,9 @@ final class EnforcerDriver implements AutoCloseable {
         return latest;
     }
 
+    /** Usage records written so far, after letting one usage interval pass on the wall clock so the latest are. */
     List<TestRecord<String, KeyUsage>> usageRecords() {
+        driver.advanceWallClockTime(usageInterval);
         return driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
                 topology.topics().usage().valueSerde().deserializer()).readRecordsToList();
     }
@@ -171,7 +176,9 @@ final class EnforcerDriver implements AutoCloseable {
         return latest;
     }
 
+    /** Plan usage records written so far, after one usage interval on the wall clock. */
     List<TestRecord<String, PlanUsage>> planUsageRecords() {
+        driver.advanceWallClockTime(usageInterval);
         return driver.createOutputTopic(topology.topics().planUsage().name(), Serdes.String().deserializer(),
                 topology.topics().planUsage().valueSerde().deserializer()).readRecordsToList();
     }

@@ -63,7 +63,8 @@ class QuotaTopologyTest {
         TopologyDescription.Subtopology deciding = description.subtopologies().stream()
                 .filter(sub -> sub.nodes().stream().anyMatch(node -> node.name().equals("quota-decider")))
                 .findFirst().orElseThrow();
-        assertTrue(deciding.nodes().stream().anyMatch(node -> node.name().equals(QuotaTopology.USAGE_STORE)),
+        assertTrue(deciding.nodes().stream().anyMatch(node -> node instanceof TopologyDescription.Processor processor
+                        && processor.stores().contains(QuotaTopology.USAGE_STORE)),
                 "usage per key and hour is counted beside the key's state: " + deciding);
         assertTrue(description.subtopologies().stream().flatMap(sub -> sub.nodes().stream())
                 .filter(node -> node instanceof TopologyDescription.Source)

@@ -111,7 +111,8 @@ class UsageTest {
         List<TestRecord<String, PlanUsage>> planUsage = enforcer.planUsageRecords();
 
         assertEquals(monthAgo, usage.get(0).value().hour(), "counted in the hour it was made in");
-        Instant written = NOON.plus(Duration.ofMinutes(5));
+        // Written at the first usage interval (1 s by default) after the wall clock moved on five minutes.
+        Instant written = NOON.plus(Duration.ofMinutes(5)).plus(Duration.ofSeconds(1));
         assertEquals(List.of(written), usage.stream().map(TestRecord::getRecordTime).distinct().toList(),
                 "stamped with the wall clock when written, not with the event time 40 days back nor the request's record time");
         assertEquals(List.of(written), planUsage.stream().map(TestRecord::getRecordTime).distinct().toList());

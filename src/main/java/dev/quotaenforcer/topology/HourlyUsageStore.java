@@ -1,0 +1,99 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.KeyUsage;
+import java.time.Instant;
+import java.util.Arrays;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The per-task store of usage per API key and calendar hour: its name, key layout and value format.
+ * Keys lead with the hour in a form that sorts by time, so one hour's keys, or every hour before
+ * one, are a single range.
+ */
+public final class HourlyUsageStore {
+
+    /** The store's name; its changelog topic is {@code <application.id>-usage-by-key-hour-changelog}. */
+    public static final String NAME = "usage-by-key-hour";
+
+    private static final int HOUR_DIGITS = 16;
+    static final Serde<Entry> ENTRY_SERDE = Serdes.serdeFrom(new EntrySerializer(), new EntryDeserializer());
+
+    /**
+     * A key's figure for one hour, and whether it changed since it was last written to the usage topic.
+     */
+    public record Entry(KeyUsage usage, boolean unwritten) {
+    }
+
+    private HourlyUsageStore() {
+    }
+
+    /** In memory (two hours of small records, restored from the changelog on start), cached so the changelog gets a key's latest figure once per commit. */
+    static StoreBuilder<KeyValueStore<String, Entry>> builder() {
+        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAME), Serdes.String(), ENTRY_SERDE)
+                .withCachingEnabled();
+    }
+
+    /** The store key of a key's hour starting at {@code hourMs}. */
+    static String key(String apiKey, long hourMs) {
+        return hourPrefix(hourMs) + apiKey;
+    }
+
+    /** The prefix every store key of the hour starting at {@code hourMs} begins with; prefixes sort as their hours. */
+    static String hourPrefix(long hourMs) {
+        // Hex of the time with its sign bit flipped: fixed width, and unsigned order equals signed time order.
+        String hex = Long.toHexString(hourMs ^ Long.MIN_VALUE);
+        char[] padded = new char[HOUR_DIGITS];
+        Arrays.fill(padded, 0, HOUR_DIGITS - hex.length(), '0');
+        hex.getChars(0, hex.length(), padded, HOUR_DIGITS - hex.length());
+        return new String(padded);
+    }
+
+    /** A key's usage in the hour starting at {@code hour}, or null when it made no counted request in it. */
+    public static KeyUsage usage(ReadOnlyKeyValueStore<String, Entry> store, String apiKey, Instant hour) {
+        Entry entry = store.get(key(apiKey, hour.toEpochMilli()));
+        return entry == null ? null : entry.usage();
+    }
+
+    /** Every key's usage in the hour starting at {@code hour}. */
+    public static KeyValueIterator<String, Entry> hour(ReadOnlyKeyValueStore<String, Entry> store, Instant hour) {
+        long start = hour.toEpochMilli();
+        // Store keys of the next hour begin with its prefix; the range is inclusive of its end, which no real key equals.
+        return store.range(hourPrefix(start), hourPrefix(start + 3_600_000L));
+    }
+
+    private static final class EntrySerializer implements Serializer<Entry> {
+        @Override
+        public byte[] serialize(String topic, Entry entry) {
+            if (entry == null) {
+                return null;
+            }
+            byte[] usage = Topics.KEY_USAGE_STATE.serializer().serialize(topic, entry.usage());
+            byte[] bytes = Arrays.copyOf(usage, usage.length + 1);
+            bytes[usage.length] = (byte) (entry.unwritten() ? 1 : 0);
+            return bytes;
+        }
+    }
+
+    private static final class EntryDeserializer implements Deserializer<Entry> {
+        @Override
+        public Entry deserialize(String topic, byte[] bytes) {
+            if (bytes == null) {
+                return null;
+            }
+            if (bytes.length < 2) {
+                throw new SerializationException("truncated usage entry (" + bytes.length + " bytes) on " + topic);
+            }
+            KeyUsage usage = Topics.KEY_USAGE_STATE.deserializer().deserialize(topic, Arrays.copyOf(bytes, bytes.length - 1));
+            return new Entry(usage, bytes[bytes.length - 1] != 0);
+        }
+    }
+}

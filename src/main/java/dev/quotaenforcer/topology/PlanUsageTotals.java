@@ -1,0 +1,67 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.PlanUsage;
+import java.util.Set;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Sums the tasks' shares of each plan's hour into the plan's total: a task's new share replaces its
+ * previous one, so nothing is counted twice. Totals are stamped with the time they are written.
+ */
+final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.PlanUsagePart, PlanUsage> {
+
+    /** Each task's latest share, by {@code <plan>@<hour>#<task>}. */
+    static final String SHARES_STORE = "plan-usage-shares";
+
+    private FixedKeyProcessorContext<String, PlanUsage> context;
+    private KeyValueStore<String, PlanUsage> totals;
+    private KeyValueStore<String, PlanUsage> shares;
+
+    static FixedKeyProcessorSupplier<String, UsageReport.PlanUsagePart, PlanUsage> supplier(Serde<PlanUsage> serde) {
+        return new FixedKeyProcessorSupplier<>() {
+            @Override
+            public FixedKeyProcessor<String, UsageReport.PlanUsagePart, PlanUsage> get() {
+                return new PlanUsageTotals();
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return Set.of(
+                        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(QuotaTopology.PLAN_USAGE_STORE),
+                                Serdes.String(), serde),
+                        Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SHARES_STORE), Serdes.String(), serde));
+            }
+        };
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, PlanUsage> context) {
+        this.context = context;
+        this.totals = context.getStateStore(QuotaTopology.PLAN_USAGE_STORE);
+        this.shares = context.getStateStore(SHARES_STORE);
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, UsageReport.PlanUsagePart> record) {
+        UsageReport.PlanUsagePart part = record.value();
+        String shareKey = record.key() + "#" + part.task();
+        PlanUsage previous = shares.get(shareKey);
+        PlanUsage total = totals.get(record.key());
+        PlanUsage updated = (total == null ? PlanUsage.none(part.usage().plan(), part.usage().hour()) : total)
+                .with(part.usage(), 1);
+        if (previous != null) {
+            updated = updated.with(previous, -1);
+        }
+        shares.put(shareKey, part.usage());
+        totals.put(record.key(), updated);
+        context.forward(record.withValue(updated).withTimestamp(context.currentSystemTimeMs()));
+    }
+}

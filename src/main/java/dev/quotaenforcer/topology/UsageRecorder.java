@@ -1,0 +1,165 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * Counts each decided request into its key's figure for the calendar hour of its event time, in the
+ * task that decided it, and writes the figures that changed once per usage interval: to the usage
+ * topic per key, and as the task's share of each plan's hour towards the plan totals.
+ *
+ * <p>Counting is exact: every decision updates the store, whose changelog commits with the decision.
+ * Writing is what the interval paces, so a busy key costs one usage record per interval instead of
+ * one per commit. A figure changed since its last write carries a flag in the store, so figures a
+ * crash kept from being written are found again on restart. The plan shares are sums over the store
+ * and are recomputed from it when the task starts. An hour is closed (its figures are written one
+ * last time and deleted) once the task's newest event time is a grace period past its end; a request
+ * even later is decided as usual but no longer counted in its hour.
+ */
+final class UsageRecorder implements Processor<String, Decided, String, UsageReport> {
+
+    private static final long HOUR_MS = Duration.ofHours(1).toMillis();
+
+    private final long intervalMs;
+    private final long graceMs;
+    private final Set<String> unwritten = new LinkedHashSet<>();
+    private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
+    private final Set<PlanHour> changedPlanShares = new LinkedHashSet<>();
+    private ProcessorContext<String, UsageReport> context;
+    private KeyValueStore<String, HourlyUsageStore.Entry> store;
+    private String task;
+    private long newestEventTime = Long.MIN_VALUE;
+
+    UsageRecorder(long intervalMs, long graceMs) {
+        this.intervalMs = intervalMs;
+        this.graceMs = graceMs;
+    }
+
+    /** Supplies the recorder together with the store it owns. */
+    static ProcessorSupplier<String, Decided, String, UsageReport> supplier(long intervalMs, long graceMs) {
+        return new ProcessorSupplier<>() {
+            @Override
+            public Processor<String, Decided, String, UsageReport> get() {
+                return new UsageRecorder(intervalMs, graceMs);
+            }
+
+            @Override
+            public Set<StoreBuilder<?>> stores() {
+                return Set.of(HourlyUsageStore.builder());
+            }
+        };
+    }
+
+    @Override
+    public void init(ProcessorContext<String, UsageReport> context) {
+        this.context = context;
+        this.store = context.getStateStore(HourlyUsageStore.NAME);
+        this.task = context.taskId().toString();
+        try (KeyValueIterator<String, HourlyUsageStore.Entry> all = store.all()) {
+            while (all.hasNext()) {
+                KeyValue<String, HourlyUsageStore.Entry> entry = all.next();
+                addToPlanShare(entry.value.usage(), 1);
+                if (entry.value.unwritten()) {
+                    unwritten.add(entry.key);
+                }
+            }
+        }
+        context.schedule(Duration.ofMillis(intervalMs), PunctuationType.WALL_CLOCK_TIME, this::write);
+    }
+
+    @Override
+    public void process(Record<String, Decided> record) {
+        Decided decided = record.value();
+        KeyUsage delta = KeyUsage.of(decided.decision(), decided.cost(), decided.quota());
+        long eventTime = decided.decision().eventTime().toEpochMilli();
+        newestEventTime = Math.max(newestEventTime, eventTime);
+        long hourMs = delta.hour().toEpochMilli();
+        if (closed(hourMs)) {
+            return;
+        }
+        String key = HourlyUsageStore.key(delta.apiKey(), hourMs);
+        HourlyUsageStore.Entry before = store.get(key);
+        KeyUsage after = before == null ? delta : before.usage().plus(delta);
+        store.put(key, new HourlyUsageStore.Entry(after, true));
+        unwritten.add(key);
+        if (before != null) {
+            addToPlanShare(before.usage(), -1);
+        }
+        addToPlanShare(after, 1);
+    }
+
+    private boolean closed(long hourMs) {
+        return newestEventTime != Long.MIN_VALUE && hourMs + HOUR_MS + graceMs <= newestEventTime;
+    }
+
+    private void addToPlanShare(KeyUsage usage, int sign) {
+        PlanHour planHour = new PlanHour(usage.plan(), usage.hour().toEpochMilli());
+        PlanUsage share = planShares.get(planHour);
+        planShares.put(planHour, (share == null ? PlanUsage.none(usage.plan(), usage.hour()) : share).with(usage, sign));
+        changedPlanShares.add(planHour);
+    }
+
+    /** A plan's hour, as the plan shares are kept while counting (no text formatting per decision). */
+    private record PlanHour(String plan, long hourMs) {
+    }
+
+    private void write(long now) {
+        for (String key : unwritten) {
+            HourlyUsageStore.Entry entry = store.get(key);
+            if (entry != null) {
+                context.forward(new Record<>(QuotaTopology.hourKey(entry.usage().apiKey(), entry.usage().hour()),
+                        UsageReport.of(entry.usage()), now));
+                store.put(key, new HourlyUsageStore.Entry(entry.usage(), false));
+            }
+        }
+        unwritten.clear();
+        for (PlanHour planHour : changedPlanShares) {
+            PlanUsage share = planShares.get(planHour);
+            context.forward(new Record<>(QuotaTopology.hourKey(share.plan(), share.hour()),
+                    UsageReport.of(new UsageReport.PlanUsagePart(task, share)), now));
+        }
+        changedPlanShares.clear();
+        closeHours();
+    }
+
+    /** Deletes the figures of closed hours, already written in full: they sort first in the store. */
+    private void closeHours() {
+        if (newestEventTime == Long.MIN_VALUE) {
+            return;
+        }
+        long firstOpenHour = Math.floorDiv(newestEventTime - HOUR_MS - graceMs, HOUR_MS) * HOUR_MS + HOUR_MS;
+        List<String> closed = new ArrayList<>();
+        try (KeyValueIterator<String, HourlyUsageStore.Entry> entries =
+                     store.range(null, HourlyUsageStore.hourPrefix(firstOpenHour))) {
+            while (entries.hasNext()) {
+                String key = entries.next().key;
+                if (key.compareTo(HourlyUsageStore.hourPrefix(firstOpenHour)) < 0) {
+                    closed.add(key);
+                }
+            }
+        }
+        closed.forEach(store::delete);
+        for (Iterator<PlanUsage> shares = planShares.values().iterator(); shares.hasNext(); ) {
+            if (shares.next().hour().toEpochMilli() < firstOpenHour) {
+                shares.remove();
+            }
+        }
+    }
+}

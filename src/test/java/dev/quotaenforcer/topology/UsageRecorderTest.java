@@ -1,0 +1,126 @@
+package dev.quotaenforcer.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
+import dev.quotaenforcer.event.Reason;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The usage recorder on its own: exact counting, paced writing, restart after a crash, closing hours. */
+class UsageRecorderTest {
+
+    static final Instant NOON = Instant.parse("2026-11-30T12:00:00Z");
+    static final long GRACE_MS = Duration.ofMinutes(10).toMillis();
+
+    MockProcessorContext<String, UsageReport> context;
+    KeyValueStore<String, HourlyUsageStore.Entry> store;
+
+    @BeforeEach
+    void setUp() {
+        context = new MockProcessorContext<>();
+        store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(HourlyUsageStore.NAME), Serdes.String(),
+                HourlyUsageStore.ENTRY_SERDE).withLoggingDisabled().build();
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+    }
+
+    @Test
+    void writesABusyKeysFigureOncePerIntervalWithEveryDecisionCounted() {
+        UsageRecorder recorder = started();
+        for (int i = 0; i < 50; i++) {
+            recorder.process(decided("k-1", i % 5 != 4, NOON.plusSeconds(i)));
+        }
+        assertEquals(List.of(), context.forwarded(), "nothing is written between intervals");
+
+        write(NOON.plusSeconds(60));
+
+        assertEquals(List.of(new KeyUsage("k-1", "p", 100, NOON, 40, 10, 40, 10, 0)), keyUsages());
+        assertEquals(List.of(new PlanUsage("p", NOON, 1, 40, 10, 0)), planShares());
+        context.resetForwards();
+        write(NOON.plusSeconds(61));
+        assertEquals(List.of(), context.forwarded(), "an unchanged figure is not written again");
+    }
+
+    @Test
+    void writesOnRestartTheFiguresACrashLeftUnwrittenAndRecomputesThePlanShares() {
+        KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
+        KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
+        store.put(HourlyUsageStore.key("k-1", NOON.toEpochMilli()), new HourlyUsageStore.Entry(written, false));
+        store.put(HourlyUsageStore.key("k-2", NOON.toEpochMilli()), new HourlyUsageStore.Entry(unwritten, true));
+
+        started();
+        write(NOON.plusSeconds(60));
+
+        assertEquals(List.of(unwritten), keyUsages());
+        assertEquals(List.of(new PlanUsage("p", NOON, 2, 4, 1, 1)), planShares(), "both keys' figures, from the store");
+        assertFalse(store.get(HourlyUsageStore.key("k-2", NOON.toEpochMilli())).unwritten());
+    }
+
+    @Test
+    void closesAnHourOnceTheNewestEventIsAGracePeriodPastItsEndAndCountsNoLaterRequestInIt() {
+        UsageRecorder recorder = started();
+        recorder.process(decided("k-1", true, NOON.plusSeconds(600)));
+        recorder.process(decided("k-2", true, NOON.plus(Duration.ofMinutes(70))));
+        write(NOON.plus(Duration.ofMinutes(70)));
+        assertEquals(2, keyUsages().size(), "the figures are written before their hour is closed");
+        assertEquals(1, store.approximateNumEntries(), "noon's hour closed 10 minutes after it ended");
+
+        context.resetForwards();
+        recorder.process(decided("k-1", true, NOON.plusSeconds(1200)));
+        write(NOON.plus(Duration.ofMinutes(71)));
+
+        assertEquals(List.of(), keyUsages(), "too late for its hour");
+        assertNull(store.get(HourlyUsageStore.key("k-1", NOON.toEpochMilli())));
+    }
+
+    @Test
+    void hourPrefixesSortAsTheirHoursAcrossTheEpoch() {
+        long[] hours = {Long.MIN_VALUE, -7_200_000L, -3_600_000L, 0L, 3_600_000L, NOON.toEpochMilli(), Long.MAX_VALUE};
+        for (int i = 1; i < hours.length; i++) {
+            String before = HourlyUsageStore.hourPrefix(hours[i - 1]);
+            String after = HourlyUsageStore.hourPrefix(hours[i]);
+            assertEquals(-1, Integer.signum(before.compareTo(after)), before + " before " + after);
+            assertEquals(16, after.length());
+        }
+    }
+
+    private UsageRecorder started() {
+        UsageRecorder recorder = new UsageRecorder(1000, GRACE_MS);
+        recorder.init(context);
+        return recorder;
+    }
+
+    private void write(Instant now) {
+        context.scheduledPunctuators().get(0).getPunctuator().punctuate(now.toEpochMilli());
+    }
+
+    private static Record<String, Decided> decided(String apiKey, boolean allowed, Instant time) {
+        Decision decision = new Decision("r", apiKey, "p", allowed, allowed ? Reason.OK : Reason.RATE_LIMITED, "limit",
+                10, 0, 0, 0, 0, time, Map.of());
+        return new Record<>(apiKey, new Decided(decision, List.of(), null, 1, 100), time.toEpochMilli());
+    }
+
+    private List<KeyUsage> keyUsages() {
+        return context.forwarded().stream().map(forward -> forward.record().value())
+                .filter(UsageReport::isKeyUsage).map(UsageReport::keyUsage).toList();
+    }
+
+    private List<PlanUsage> planShares() {
+        return context.forwarded().stream().map(forward -> forward.record().value())
+                .filter(report -> !report.isKeyUsage()).map(report -> report.planPart().usage()).toList();
+    }
+}
