@@ -66,7 +66,7 @@ public final class ThroughputScenario implements Scenario {
      * One measured run: an application, its guarantee, how long it took to do every input record and
      * the CPU its own threads (stream thread, producer, consumer) used meanwhile.
      */
-    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds) {
+    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds, long written) {
 
         double perSecond() {
             return records / seconds;
@@ -74,6 +74,11 @@ public final class ThroughputScenario implements Scenario {
 
         double cpuMicrosPerRecord() {
             return cpuSeconds * 1e6 / records;
+        }
+
+        /** Records appended to the broker's topics (outputs, changelogs, repartitions, transaction markers) per input record. */
+        double writtenPerRecord() {
+            return (double) written / records;
         }
     }
 
@@ -210,15 +215,17 @@ public final class ThroughputScenario implements Scenario {
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster)) {
+            long writtenBefore = writtenBesides(admin, input);
             while (true) {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9);
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore);
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
-                            + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU per record");
+                            + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
+                            + Numbers.of(run.writtenPerRecord()) + " records written per record");
                     return run;
                 }
                 if (now - lastReport > TimeUnit.SECONDS.toNanos(5)) {
@@ -259,6 +266,15 @@ public final class ThroughputScenario implements Scenario {
         return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
     }
 
+    /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
+    private static long writtenBesides(Admin admin, String input) throws Exception {
+        List<String> topics = admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList();
+        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+        admin.describeTopics(topics).allTopicNames().get().forEach((topic, description) -> description.partitions()
+                .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest())));
+        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
+    }
+
     private static void check(long deadline, String failure) {
         if (System.nanoTime() > deadline) {
             throw new IllegalStateException(failure + " within " + RUN_TIMEOUT);
@@ -281,9 +297,12 @@ public final class ThroughputScenario implements Scenario {
                     .figure(id + "EnforcerPerSecond", enforcer.perSecond(), "decisions/s")
                     .figure(id + "ShareOfCeiling", share, "share")
                     .figure(id + "ByteCopyCpuMicrosPerRecord", copy.cpuMicrosPerRecord(), "µs/record")
-                    .figure(id + "EnforcerCpuMicrosPerDecision", enforcer.cpuMicrosPerRecord(), "µs/decision");
+                    .figure(id + "EnforcerCpuMicrosPerDecision", enforcer.cpuMicrosPerRecord(), "µs/decision")
+                    .figure(id + "ByteCopyWrittenPerRecord", copy.writtenPerRecord(), "records/record")
+                    .figure(id + "EnforcerWrittenPerDecision", enforcer.writtenPerRecord(), "records/decision");
             rows.add(List.of(guarantee, Numbers.of(copy.perSecond()), Numbers.of(enforcer.perSecond()), Numbers.percent(share),
-                    Numbers.of(copy.cpuMicrosPerRecord()), Numbers.of(enforcer.cpuMicrosPerRecord())));
+                    Numbers.of(copy.cpuMicrosPerRecord()), Numbers.of(enforcer.cpuMicrosPerRecord()),
+                    Numbers.of(copy.writtenPerRecord()), Numbers.of(enforcer.writtenPerRecord())));
             bars.add(new Chart.Bar("byte-copy " + guarantee, copy.perSecond(), 0));
             bars.add(new Chart.Bar("enforcer " + guarantee, enforcer.perSecond(), 0));
             result.target(Target.atLeast("enforcer share of the byte-copy ceiling, " + guarantee, share,
@@ -295,13 +314,16 @@ public final class ThroughputScenario implements Scenario {
         }
         result.table(new Table(events + " requests over " + keys + " keys, " + PARTITIONS + " partitions, one stream "
                 + "thread, broker in the same process", List.of("guarantee", "byte-copy records/s", "enforcer decisions/s",
-                "enforcer / byte-copy", "byte-copy client CPU µs/record", "enforcer client CPU µs/decision"), rows));
+                "enforcer / byte-copy", "byte-copy client CPU µs/record", "enforcer client CPU µs/decision",
+                "byte-copy records written/record", "enforcer records written/decision"), rows));
         result.chart(new Chart("Throughput", "records/s", bars));
         result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
                 + "every request (so the figure includes the last commit) and, under at-least-once, its output holds a "
                 + "record per request. The enforcer also writes usage, plan usage, blocks and changelogs; the byte-copy "
                 + "application one record per input. Client CPU is what the application's own threads used (not the "
-                + "broker's): on a shared machine it varies less than the rates, so compare it between runs.");
+                + "broker's): on a shared machine it varies less than the rates, so compare it between runs. Records "
+                + "written counts what the run appended to every topic but the input (outputs, changelogs, repartition "
+                + "topics, transaction markers), per input record: it does not depend on the machine's load.");
         return result.build();
     }
 

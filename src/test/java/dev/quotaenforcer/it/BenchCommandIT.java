@@ -141,6 +141,10 @@ class BenchCommandIT {
             assertTrue(copyCpu > 0 && Double.isFinite(copyCpu) && enforcerCpu > 0 && Double.isFinite(enforcerCpu),
                     "each application's threads used CPU: " + throughput);
         }
+        // Under exactly-once every decision (or copy) is committed when the run ends, so each took at least one record.
+        for (String written : List.of("exactlyOnceByteCopyWrittenPerRecord", "exactlyOnceEnforcerWrittenPerDecision")) {
+            assertTrue(throughput.at("/figures/" + written + "/value").asDouble() >= 1.0, throughput.toString());
+        }
         assertEquals(3, throughput.get("targets").size());
         for (JsonNode target : throughput.get("targets")) {
             assertEquals(met(target), target.get("met").asBoolean(), target.toString());
