@@ -1,6 +1,7 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.KeyUsage;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.Arrays;
 import org.apache.kafka.common.errors.SerializationException;
@@ -28,9 +29,10 @@ public final class HourlyUsageStore {
     static final Serde<Entry> ENTRY_SERDE = Serdes.serdeFrom(new EntrySerializer(), new EntryDeserializer());
 
     /**
-     * A key's figure for one hour, and whether it changed since it was last written to the usage topic.
+     * A key's figure for one hour, and the task's write (counted from 1) that is to take it to the
+     * usage topic: a figure whose write is later than the task's last completed one is unwritten.
      */
-    public record Entry(KeyUsage usage, boolean unwritten) {
+    public record Entry(KeyUsage usage, long write) {
     }
 
     private HourlyUsageStore() {
@@ -77,9 +79,7 @@ public final class HourlyUsageStore {
                 return null;
             }
             byte[] usage = Topics.KEY_USAGE_STATE.serializer().serialize(topic, entry.usage());
-            byte[] bytes = Arrays.copyOf(usage, usage.length + 1);
-            bytes[usage.length] = (byte) (entry.unwritten() ? 1 : 0);
-            return bytes;
+            return ByteBuffer.allocate(usage.length + Long.BYTES).put(usage).putLong(entry.write()).array();
         }
     }
 
@@ -89,11 +89,12 @@ public final class HourlyUsageStore {
             if (bytes == null) {
                 return null;
             }
-            if (bytes.length < 2) {
+            if (bytes.length <= Long.BYTES) {
                 throw new SerializationException("truncated usage entry (" + bytes.length + " bytes) on " + topic);
             }
-            KeyUsage usage = Topics.KEY_USAGE_STATE.deserializer().deserialize(topic, Arrays.copyOf(bytes, bytes.length - 1));
-            return new Entry(usage, bytes[bytes.length - 1] != 0);
+            int usageLength = bytes.length - Long.BYTES;
+            KeyUsage usage = Topics.KEY_USAGE_STATE.deserializer().deserialize(topic, Arrays.copyOf(bytes, usageLength));
+            return new Entry(usage, ByteBuffer.wrap(bytes, usageLength, Long.BYTES).getLong());
         }
     }
 }

@@ -6,10 +6,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -19,6 +21,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * Counts each decided request into its key's figure for the calendar hour of its event time, in the
@@ -27,23 +30,32 @@ import org.apache.kafka.streams.state.StoreBuilder;
  *
  * <p>Counting is exact: every decision updates the store, whose changelog commits with the decision.
  * Writing is what the interval paces, so a busy key costs one usage record per interval instead of
- * one per commit. A figure changed since its last write carries a flag in the store, so figures a
- * crash kept from being written are found again on restart. The plan shares are sums over the store
- * and are recomputed from it when the task starts. An hour is closed (its figures are written one
+ * one per commit. Each figure carries the number of the write due to take it out, and the task keeps
+ * the number of its last completed write beside the store, committed with it: on restart, the figures
+ * with a later number are the ones a crash kept from being written. Marking them costs one record per
+ * write, not one per figure. The plan shares are sums over the store and are recomputed from it when
+ * the task starts. An hour is closed (its figures are written one
  * last time and deleted) once the task's newest event time is a grace period past its end; a request
  * even later is decided as usual but no longer counted in its hour.
  */
 final class UsageRecorder implements Processor<String, Decided, String, UsageReport> {
 
+    /** The per-task store of the number of the task's last completed write, under {@link #LAST_WRITE}. */
+    static final String WRITES_STORE = "usage-writes";
+    private static final String LAST_WRITE = "last";
     private static final long HOUR_MS = Duration.ofHours(1).toMillis();
 
     private final long intervalMs;
     private final long graceMs;
-    private final Set<String> unwritten = new LinkedHashSet<>();
+    /** Figures counted since the last write, by store key: what the next write takes out. */
+    private final Map<String, KeyUsage> unwritten = new LinkedHashMap<>();
     private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
     private final Set<PlanHour> changedPlanShares = new LinkedHashSet<>();
     private ProcessorContext<String, UsageReport> context;
     private KeyValueStore<String, HourlyUsageStore.Entry> store;
+    private KeyValueStore<String, Long> writes;
+    /** The number of the next write: every figure counted now goes out with it. */
+    private long nextWrite;
     private String task;
     private long newestEventTime = Long.MIN_VALUE;
 
@@ -62,7 +74,8 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
 
             @Override
             public Set<StoreBuilder<?>> stores() {
-                return Set.of(HourlyUsageStore.builder());
+                return Set.of(HourlyUsageStore.builder(),
+                        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WRITES_STORE), Serdes.String(), Serdes.Long()));
             }
         };
     }
@@ -71,13 +84,16 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     public void init(ProcessorContext<String, UsageReport> context) {
         this.context = context;
         this.store = context.getStateStore(HourlyUsageStore.NAME);
+        this.writes = context.getStateStore(WRITES_STORE);
         this.task = context.taskId().toString();
+        Long lastWrite = writes.get(LAST_WRITE);
+        nextWrite = lastWrite == null ? 1 : lastWrite + 1;
         try (KeyValueIterator<String, HourlyUsageStore.Entry> all = store.all()) {
             while (all.hasNext()) {
                 KeyValue<String, HourlyUsageStore.Entry> entry = all.next();
                 addToPlanShare(entry.value.usage(), 1);
-                if (entry.value.unwritten()) {
-                    unwritten.add(entry.key);
+                if (entry.value.write() >= nextWrite) {
+                    unwritten.put(entry.key, entry.value.usage());
                 }
             }
         }
@@ -97,8 +113,8 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
         String key = HourlyUsageStore.key(delta.apiKey(), hourMs);
         HourlyUsageStore.Entry before = store.get(key);
         KeyUsage after = before == null ? delta : before.usage().plus(delta);
-        store.put(key, new HourlyUsageStore.Entry(after, true));
-        unwritten.add(key);
+        store.put(key, new HourlyUsageStore.Entry(after, nextWrite));
+        unwritten.put(key, after);
         if (before != null) {
             addToPlanShare(before.usage(), -1);
         }
@@ -121,15 +137,14 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     }
 
     private void write(long now) {
-        for (String key : unwritten) {
-            HourlyUsageStore.Entry entry = store.get(key);
-            if (entry != null) {
-                context.forward(new Record<>(QuotaTopology.hourKey(entry.usage().apiKey(), entry.usage().hour()),
-                        UsageReport.of(entry.usage()), now));
-                store.put(key, new HourlyUsageStore.Entry(entry.usage(), false));
+        if (!unwritten.isEmpty()) {
+            for (KeyUsage usage : unwritten.values()) {
+                context.forward(new Record<>(QuotaTopology.hourKey(usage.apiKey(), usage.hour()), UsageReport.of(usage), now));
             }
+            unwritten.clear();
+            // An idle task writes nothing, not even its write's number.
+            writes.put(LAST_WRITE, nextWrite++);
         }
-        unwritten.clear();
         for (PlanHour planHour : changedPlanShares) {
             PlanUsage share = planShares.get(planHour);
             context.forward(new Record<>(QuotaTopology.hourKey(share.plan(), share.hour()),

@@ -1,7 +1,6 @@
 package dev.quotaenforcer.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.quotaenforcer.event.Decision;
@@ -28,6 +27,7 @@ class UsageRecorderTest {
 
     MockProcessorContext<String, UsageReport> context;
     KeyValueStore<String, HourlyUsageStore.Entry> store;
+    KeyValueStore<String, Long> writes;
 
     @BeforeEach
     void setUp() {
@@ -36,6 +36,10 @@ class UsageRecorderTest {
                 HourlyUsageStore.ENTRY_SERDE).withLoggingDisabled().build();
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);
+        writes = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(UsageRecorder.WRITES_STORE), Serdes.String(),
+                Serdes.Long()).withLoggingDisabled().build();
+        writes.init(context.getStateStoreContext(), writes);
+        context.addStateStore(writes);
     }
 
     @Test
@@ -59,15 +63,30 @@ class UsageRecorderTest {
     void writesOnRestartTheFiguresACrashLeftUnwrittenAndRecomputesThePlanShares() {
         KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
         KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
-        store.put(HourlyUsageStore.key("k-1", NOON.toEpochMilli()), new HourlyUsageStore.Entry(written, false));
-        store.put(HourlyUsageStore.key("k-2", NOON.toEpochMilli()), new HourlyUsageStore.Entry(unwritten, true));
+        writes.put("last", 7L);
+        store.put(HourlyUsageStore.key("k-1", NOON.toEpochMilli()), new HourlyUsageStore.Entry(written, 7));
+        store.put(HourlyUsageStore.key("k-2", NOON.toEpochMilli()), new HourlyUsageStore.Entry(unwritten, 8));
 
         started();
         write(NOON.plusSeconds(60));
 
-        assertEquals(List.of(unwritten), keyUsages());
+        assertEquals(List.of(unwritten), keyUsages(), "only the figure counted after write 7 completed");
         assertEquals(List.of(new PlanUsage("p", NOON, 2, 4, 1, 1)), planShares(), "both keys' figures, from the store");
-        assertFalse(store.get(HourlyUsageStore.key("k-2", NOON.toEpochMilli())).unwritten());
+        assertEquals(8L, writes.get("last"));
+    }
+
+    @Test
+    void aRestartAfterAWriteWritesNoFigureAgain() {
+        UsageRecorder recorder = started();
+        recorder.process(decided("k-1", true, NOON));
+        write(NOON.plusSeconds(1));
+        context.resetForwards();
+
+        started();
+        write(NOON.plusSeconds(2));
+
+        assertEquals(List.of(), keyUsages());
+        assertEquals(List.of(new PlanUsage("p", NOON, 1, 1, 0, 0)), planShares(), "plan shares are sent again: they replace");
     }
 
     @Test
@@ -104,8 +123,10 @@ class UsageRecorderTest {
         return recorder;
     }
 
+    /** Runs the punctuator of the recorder started last. */
     private void write(Instant now) {
-        context.scheduledPunctuators().get(0).getPunctuator().punctuate(now.toEpochMilli());
+        List<MockProcessorContext.CapturedPunctuator> punctuators = context.scheduledPunctuators();
+        punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(now.toEpochMilli());
     }
 
     private static Record<String, Decided> decided(String apiKey, boolean allowed, Instant time) {
