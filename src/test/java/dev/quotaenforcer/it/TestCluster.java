@@ -124,7 +124,14 @@ public final class TestCluster {
 
     /** Starts an enforcer instance and waits until it is running. */
     public Enforcer startEnforcer(String instance, Path stateDir) throws InterruptedException {
-        Enforcer enforcer = Enforcer.start(enforcerSettings(instance, stateDir));
+        return startEnforcer(instance, stateDir, Map.of());
+    }
+
+    /** An enforcer with these settings on top of the test's own. */
+    public Enforcer startEnforcer(String instance, Path stateDir, Map<String, Object> overrides) throws InterruptedException {
+        Map<String, Object> settings = enforcerSettings(instance, stateDir);
+        settings.putAll(overrides);
+        Enforcer enforcer = Enforcer.start(settings);
         if (!enforcer.awaitReady(DEFAULT_WAIT)) {
             enforcer.close();
             throw new AssertionError("enforcer " + instance + " did not become ready within " + DEFAULT_WAIT);
