@@ -121,25 +121,31 @@ public final class QuotaTopology {
                 .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
                 .defaultBranch(Branched.as("rejected"));
 
-        KStream<String, RequestEvent> placed = routes.get("intake-placed")
-                .mapValues(Intake::request, Named.as("placed-request"));
-        KStream<String, RequestEvent> rekeyed = routes.get("intake-misplaced")
+        // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: the
+        // common path (placed on its key's partition, decided) is kept to as few nodes as it takes.
+        KStream<String, KeyInput> placed = routes.get("intake-placed")
+                .mapValues(intake -> KeyInput.of(intake.request()), Named.as("placed-input"));
+        KStream<String, KeyInput> rekeyed = routes.get("intake-misplaced")
                 .map((key, intake) -> KeyValue.pair(intake.request().apiKey(), intake.request()), Named.as("misplaced-request"))
                 .repartition(Repartitioned.<String, RequestEvent>as(Topics.REKEYED_REQUESTS)
                         .withKeySerde(Topics.REKEYED.keySerde())
                         .withValueSerde(Topics.REKEYED.valueSerde())
-                        .withNumberOfPartitions(config.requestPartitions()));
-        KStream<String, KeyInput> requests = placed.merge(rekeyed, Named.as("requests-by-key"))
-                .mapValues(KeyInput::of, Named.as("request-input"));
-        KStream<String, Handled> handled = requests.merge(commandsByKey(builder, placement), Named.as("inputs-by-key"))
+                        .withNumberOfPartitions(config.requestPartitions()))
+                .mapValues(KeyInput::of, Named.as("rekeyed-input"));
+        KStream<String, Handled> handled = placed
+                .merge(rekeyed.merge(commandsByKey(builder, placement), Named.as("rekeyed-and-commands")), Named.as("inputs-by-key"))
                 .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
-        KStream<String, Decided> decided = handled.filter((key, value) -> value.isDecision(), Named.as("request-decided"))
+        Map<String, KStream<String, Handled>> outcomes = handled.split(Named.as("handled-"))
+                .branch((key, value) -> value.isDecision(), Branched.as("decision"))
+                .branch((key, value) -> value.isAppliedCommand(), Branched.as("command-applied"))
+                .defaultBranch(Branched.as("command-not-applicable"));
+        KStream<String, Decided> decided = outcomes.get("handled-decision")
                 .mapValues(Handled::decided, Named.as("decided"));
-        handled.filter((key, value) -> value.isAppliedCommand(), Named.as("command-applied"))
+        outcomes.get("handled-command-applied")
                 .peek((key, value) -> stats.commandApplied(value.command().type()), Named.as("count-command"))
                 .mapValues(Handled::block, Named.as("command-block"))
                 .to(topics.blocks().name(), topics.blocks().produced());
-        deadLetters(handled.filter((key, value) -> value.isRejectedCommand(), Named.as("command-not-applicable"))
+        deadLetters(outcomes.get("handled-command-not-applicable")
                 .mapValues(Handled::rejection, Named.as("command-rejection")), "command-apply");
         decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
                 .peek((key, event) -> stats.exceeded(event), Named.as("count-exceeded"))
