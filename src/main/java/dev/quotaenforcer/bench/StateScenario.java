@@ -58,8 +58,8 @@ public final class StateScenario implements Scenario {
     static final double RESTORE_CEILING_SECONDS = 30;
     static final int PARTITIONS = 6;
     /**
-     * The enforcer's heap. The in-memory usage window holds every active key's hour (about 220 bytes
-     * each, so 1M keys leave about 230 MiB reachable); twice that leaves the collector room, and with
+     * The enforcer's heap. The in-memory usage store holds every active key's hour (about 240 bytes
+     * each, so 1M keys leave about 250 MiB reachable); twice that leaves the collector room, and with
      * RocksDB's 128 MiB outside the heap it stays clear of the 1 GiB the issue allows.
      */
     static final String HEAP = "-Xmx512m";
@@ -420,10 +420,10 @@ public final class StateScenario implements Scenario {
                         + "record batches, headers and transaction markers; one record per key, nothing to compact yet"),
                 row("state in RocksDB on disk", (double) m.rocksDbBytes / m.keys, "SST and other files of the "
                         + QuotaTopology.STATE_STORE + " stores after a clean stop / keys"),
-                row("usage window (heap), serialized", m.usage.keyBytesPerRecord() + m.usage.valueBytesPerRecord(),
-                        "key + value of the usage-by-hour changelog, which the in-memory window store holds per key and hour"),
+                row("hourly usage (heap), serialized", m.usage.keyBytesPerRecord() + m.usage.valueBytesPerRecord(),
+                        "key + value of the " + QuotaTopology.USAGE_STORE + " changelog, which the in-memory store holds per key and hour"),
                 row("live heap per key", liveHeapPerKey, "reachable heap (jcmd GC.class_histogram) with the keys minus before "
-                        + "them: mostly the usage window store, plus what fills with the first keys (Streams' 10 MiB record "
+                        + "them: mostly the hourly usage store, plus what fills with the first keys (Streams' 10 MiB record "
                         + "cache, client buffers)"))));
         result.table(new Table("Enforcer process memory (" + HEAP + ", quota.rocksdb.memory.bytes "
                 + Numbers.of(EnforcerConfig.DEFAULT_ROCKSDB_MEMORY_BYTES / MIB) + " MiB)", List.of("figure", "MiB"), List.of(
@@ -445,7 +445,7 @@ public final class StateScenario implements Scenario {
         result.note("The enforcer ran as its own JVM (" + HEAP + ", the `run` command on this scenario's embedded broker, "
                 + "exactly-once, " + PARTITIONS + " partitions, one stream thread); memory is read from /proc/<pid>/status "
                 + "and `jcmd GC.heap_info` (reachable heap: `GC.class_histogram`) once its committed offsets covered every request. The heap holds the in-memory "
-                + "usage window (every key's hour); RocksDB's block cache and memtables are off-heap, bounded by "
+                + "hourly usage store (every key's hour); RocksDB's block cache and memtables are off-heap, bounded by "
                 + "quota.rocksdb.memory.bytes; the rest of RSS is metaspace, code, thread stacks and malloc arenas.");
         result.note("Decided " + m.keys + " requests in " + Numbers.of(m.decideSeconds) + " s (produced while the "
                 + "enforcer ran). Expiry: " + m.sweeps.size() + " sweeps took " + Numbers.of(allSweepMicros / 1e6)

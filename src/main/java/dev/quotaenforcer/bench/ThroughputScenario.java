@@ -323,7 +323,8 @@ public final class ThroughputScenario implements Scenario {
                 + "application one record per input. Client CPU is what the application's own threads used (not the "
                 + "broker's): on a shared machine it varies less than the rates, so compare it between runs. Records "
                 + "written counts what the run appended to every topic but the input (outputs, changelogs, repartition "
-                + "topics, transaction markers), per input record: it does not depend on the machine's load.");
+                + "topics, transaction markers), per input record: it moves with the load far less than the rates do (only "
+                + "through how many decisions share a commit).");
         return result.build();
     }
 

@@ -64,7 +64,7 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
         this.graceMs = graceMs;
     }
 
-    /** Supplies the recorder together with the store it owns. */
+    /** Supplies the recorder together with the stores it owns. */
     static ProcessorSupplier<String, Decided, String, UsageReport> supplier(long intervalMs, long graceMs) {
         return new ProcessorSupplier<>() {
             @Override
