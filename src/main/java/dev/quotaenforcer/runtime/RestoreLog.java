@@ -52,17 +52,30 @@ final class RestoreLog implements StateRestoreListener {
 
     @Override
     public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
-        finished(partition, store, totalRestored).ifPresent(LOG::info);
+        finished(partition, store, totalRestored).ifPresent(RestoreLog::log);
     }
 
     @Override
     public void onRestoreSuspended(TopicPartition partition, String store, long totalRestored) {
         // The partition moved to another instance mid-restore: what it restored still took the time.
-        finished(partition, store, totalRestored).ifPresent(LOG::info);
+        finished(partition, store, totalRestored).ifPresent(RestoreLog::log);
+    }
+
+    /** One finished restore: how many records, and the line that says so. */
+    record Summary(long records, String line) {
+    }
+
+    /** Restores of empty changelogs (every start of a new application, say) are no news to operators. */
+    private static void log(Summary summary) {
+        if (summary.records() == 0) {
+            LOG.debug(summary.line());
+        } else {
+            LOG.info(summary.line());
+        }
     }
 
     /** Counts a partition's restore as done; the summary line once no partition is restoring any more. */
-    synchronized Optional<String> finished(TopicPartition partition, String store, long totalRestored) {
+    synchronized Optional<Summary> finished(TopicPartition partition, String store, long totalRestored) {
         if (!restoring.remove(partition)) {
             return Optional.empty();
         }
@@ -74,7 +87,7 @@ final class RestoreLog implements StateRestoreListener {
         long records = restoredByStore.values().stream().mapToLong(Long::longValue).sum();
         StringJoiner stores = new StringJoiner(", ");
         restoredByStore.forEach((name, count) -> stores.add(name + " " + count));
-        return Optional.of("Restored " + records + " records in " + millis + " ms: " + stores + " (" + partitions
-                + " partitions)");
+        return Optional.of(new Summary(records, "Restored " + records + " records in " + millis + " ms: " + stores + " ("
+                + partitions + " partitions)"));
     }
 }

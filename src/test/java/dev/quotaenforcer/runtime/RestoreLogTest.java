@@ -24,30 +24,43 @@ class RestoreLogTest {
         log.onRestoreStart(state1, "quota-state", 0, 50);
         log.onRestoreStart(usage0, "usage-by-hour", 0, 70);
         advanceMillis(20);
-        assertEquals(Optional.empty(), log.finished(state0, "quota-state", 100));
-        assertEquals(Optional.empty(), log.finished(usage0, "usage-by-hour", 70));
+        assertEquals(Optional.empty(), line(state0, "quota-state", 100));
+        assertEquals(Optional.empty(), line(usage0, "usage-by-hour", 70));
         advanceMillis(15);
 
         assertEquals(Optional.of("Restored 220 records in 40 ms: quota-state 150, usage-by-hour 70 (3 partitions)"),
-                log.finished(state1, "quota-state", 50));
+                line(state1, "quota-state", 50));
     }
 
     @Test
     void shouldStartAFreshSummaryForALaterRestore() {
         log.onRestoreStart(state0, "quota-state", 0, 100);
         advanceMillis(10);
-        log.finished(state0, "quota-state", 100);
+        line(state0, "quota-state", 100);
         advanceMillis(1000);
         log.onRestoreStart(state1, "quota-state", 0, 3);
         advanceMillis(2);
 
         assertEquals(Optional.of("Restored 3 records in 2 ms: quota-state 3 (1 partitions)"),
-                log.finished(state1, "quota-state", 3));
+                line(state1, "quota-state", 3));
     }
 
     @Test
     void shouldIgnoreAnEndWithoutAStart() {
-        assertEquals(Optional.empty(), log.finished(state0, "quota-state", 7));
+        assertEquals(Optional.empty(), line(state0, "quota-state", 7));
+    }
+
+    @Test
+    void countsARestoreOfEmptyChangelogsAsNoRecordsSoItIsNotLoggedAsNews() {
+        log.onRestoreStart(state0, "quota-state", 0, 0);
+        log.onRestoreStart(usage0, "usage-by-hour", 0, 0);
+        log.finished(state0, "quota-state", 0);
+
+        assertEquals(0, log.finished(usage0, "usage-by-hour", 0).orElseThrow().records());
+    }
+
+    private Optional<String> line(TopicPartition partition, String store, long restored) {
+        return log.finished(partition, store, restored).map(RestoreLog.Summary::line);
     }
 
     private void advanceMillis(long millis) {
