@@ -47,8 +47,6 @@ public final class QuotaTopology {
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
     /** Store of usage per key and hour, in the deciding task. */
     public static final String USAGE_STORE = HourlyUsageStore.NAME;
-    /** Name of the repartition topic the tasks' shares of each plan's hour go through to be summed. */
-    private static final String PLAN_USAGE_SHARES = "plan-usage-shares";
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
     /** How late (in event time) a request may be and still count in its hour's usage. */
@@ -214,9 +212,9 @@ public final class QuotaTopology {
                 .to(topics.usage().name(), topics.usage().produced());
         reports.get("usage-plan-share")
                 .mapValues(UsageReport::planPart, Named.as("plan-usage-share"))
-                .repartition(Repartitioned.<String, UsageReport.PlanUsagePart>as(PLAN_USAGE_SHARES)
-                        .withKeySerde(Serdes.String())
-                        .withValueSerde(new JsonSerde<>(UsageReport.PlanUsagePart.class)))
+                .repartition(Repartitioned.<String, UsageReport.PlanUsagePart>as(Topics.PLAN_USAGE_SHARES.name())
+                        .withKeySerde(Topics.PLAN_USAGE_SHARES.keySerde())
+                        .withValueSerde(Topics.PLAN_USAGE_SHARES.valueSerde()))
                 .processValues(PlanUsageTotals.supplier(topics.planUsage().valueSerde()), Named.as("plan-usage-totals"))
                 .to(topics.planUsage().name(), topics.planUsage().produced());
     }
