@@ -29,6 +29,7 @@ class EnforcerConfigTest {
         assertEquals(64 * 1024, config.requestMaxBytes());
         assertEquals(1_000_000L, config.requestMaxCost());
         assertEquals(60_000L, config.expiryIntervalMs());
+        assertEquals(1_000L, config.usageIntervalMs());
         assertEquals(256 * 1024, config.deadLetterMaxBytes());
     }
 
@@ -184,6 +185,7 @@ class EnforcerConfigTest {
             quota.request.max.cost,      1000000001
             quota.expiry.interval.ms,    10
             quota.expiry.interval.ms,    999
+            quota.usage.interval.ms,     9
             quota.request.max.bytes,     255
             quota.request.max.bytes,     16777217
             quota.dead.letter.max.bytes, -1
