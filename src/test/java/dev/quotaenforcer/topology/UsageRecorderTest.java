@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
@@ -9,8 +10,10 @@ import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.Reason;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -117,6 +120,63 @@ class UsageRecorderTest {
         }
     }
 
+    @Test
+    void whateverTheOrderOfDecisionsWritesAndRestartsTheWrittenFiguresAreTheExactCounts() {
+        for (long seed = 1; seed <= 200; seed++) {
+            setUp();
+            SplittableRandom random = new SplittableRandom(seed);
+            Map<String, long[]> counted = new HashMap<>();
+            Map<String, String> planOf = new HashMap<>();
+            UsageRecorder recorder = started();
+            long time = NOON.toEpochMilli();
+            for (int step = 0; step < 300; step++) {
+                int action = random.nextInt(20);
+                if (action == 0) {
+                    write(Instant.ofEpochMilli(time));
+                } else if (action == 1) {
+                    // A restart: the stores as they were committed, the recorder's memory gone.
+                    recorder = started();
+                } else {
+                    time += random.nextInt(20_000);
+                    String apiKey = "k-" + random.nextInt(8);
+                    String plan = "p-" + random.nextInt(2);
+                    boolean allowed = random.nextBoolean();
+                    recorder.process(decided(apiKey, plan, allowed, Instant.ofEpochMilli(time)));
+                    String keyHour = apiKey + "@" + Instant.ofEpochMilli(time - Math.floorMod(time, 3_600_000L));
+                    counted.computeIfAbsent(keyHour, k -> new long[2])[allowed ? 0 : 1]++;
+                    planOf.put(keyHour, plan);
+                }
+            }
+            write(Instant.ofEpochMilli(time));
+
+            Map<String, KeyUsage> latestKeys = new HashMap<>();
+            Map<String, PlanUsage> latestShares = new HashMap<>();
+            for (var forward : context.forwarded()) {
+                UsageReport report = forward.record().value();
+                if (report.isKeyUsage()) {
+                    latestKeys.put(forward.record().key(), report.keyUsage());
+                } else {
+                    latestShares.put(forward.record().key(), report.planPart().usage());
+                }
+            }
+            Map<String, PlanUsage> expectedShares = new HashMap<>();
+            assertEquals(counted.keySet(), latestKeys.keySet(), "seed " + seed);
+            for (Map.Entry<String, long[]> entry : counted.entrySet()) {
+                KeyUsage usage = latestKeys.get(entry.getKey());
+                assertEquals(entry.getValue()[0], usage.allowed(), "seed " + seed + " " + entry.getKey());
+                assertEquals(entry.getValue()[1], usage.denied(), "seed " + seed + " " + entry.getKey());
+                assertEquals(planOf.get(entry.getKey()), usage.plan(), "seed " + seed + " " + entry.getKey());
+                expectedShares.merge(QuotaTopology.hourKey(usage.plan(), usage.hour()), PlanUsage.none(usage.plan(), usage.hour()).with(usage, 1),
+                        (a, b) -> a.with(b, 1));
+            }
+            for (Map.Entry<String, PlanUsage> share : latestShares.entrySet()) {
+                PlanUsage none = PlanUsage.none(share.getValue().plan(), share.getValue().hour());
+                assertEquals(expectedShares.getOrDefault(share.getKey(), none), share.getValue(), "seed " + seed + " " + share.getKey());
+            }
+            assertTrue(latestShares.keySet().containsAll(expectedShares.keySet()), "seed " + seed);
+        }
+    }
+
     private UsageRecorder started() {
         UsageRecorder recorder = new UsageRecorder(1000, GRACE_MS);
         recorder.init(context);
@@ -130,7 +190,11 @@ class UsageRecorderTest {
     }
 
     private static Record<String, Decided> decided(String apiKey, boolean allowed, Instant time) {
-        Decision decision = new Decision("r", apiKey, "p", allowed, allowed ? Reason.OK : Reason.RATE_LIMITED, "limit",
+        return decided(apiKey, "p", allowed, time);
+    }
+
+    private static Record<String, Decided> decided(String apiKey, String plan, boolean allowed, Instant time) {
+        Decision decision = new Decision("r", apiKey, plan, allowed, allowed ? Reason.OK : Reason.RATE_LIMITED, "limit",
                 10, 0, 0, 0, 0, time, Map.of());
         return new Record<>(apiKey, new Decided(decision, List.of(), null, 1, 100), time.toEpochMilli());
     }
