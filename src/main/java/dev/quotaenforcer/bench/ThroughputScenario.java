@@ -32,7 +32,6 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -258,17 +257,15 @@ public final class ThroughputScenario implements Scenario {
 
     /** Records written to a topic (its end offsets, summed), committed or not. */
     private static long written(Admin admin, String topic) throws Exception {
-        Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
-        for (int partition : admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().stream()
-                .map(TopicPartitionInfo::partition).toList()) {
-            ends.put(new TopicPartition(topic, partition), OffsetSpec.latest());
-        }
-        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
+        return written(admin, List.of(topic));
     }
 
     /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
     private static long writtenBesides(Admin admin, String input) throws Exception {
-        List<String> topics = admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList();
+        return written(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
+    }
+
+    private static long written(Admin admin, List<String> topics) throws Exception {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         admin.describeTopics(topics).allTopicNames().get().forEach((topic, description) -> description.partitions()
                 .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest())));
