@@ -78,8 +78,7 @@ public final class HourlyUsageStore {
             if (entry == null) {
                 return null;
             }
-            byte[] usage = Topics.KEY_USAGE_STATE.serializer().serialize(topic, entry.usage());
-            return ByteBuffer.allocate(usage.length + Long.BYTES).put(usage).putLong(entry.write()).array();
+            return KeyUsageSerde.write(entry.usage(), Long.BYTES).putLong(entry.write()).array();
         }
     }
 
@@ -89,12 +88,12 @@ public final class HourlyUsageStore {
             if (bytes == null) {
                 return null;
             }
-            if (bytes.length <= Long.BYTES) {
-                throw new SerializationException("truncated usage entry (" + bytes.length + " bytes) on " + topic);
+            ByteBuffer buffer = ByteBuffer.wrap(bytes);
+            KeyUsage usage = KeyUsageSerde.read(buffer, topic);
+            if (buffer.remaining() != Long.BYTES) {
+                throw new SerializationException("usage entry of " + bytes.length + " bytes without its write number on " + topic);
             }
-            int usageLength = bytes.length - Long.BYTES;
-            KeyUsage usage = Topics.KEY_USAGE_STATE.deserializer().deserialize(topic, Arrays.copyOf(bytes, usageLength));
-            return new Entry(usage, ByteBuffer.wrap(bytes, usageLength, Long.BYTES).getLong());
+            return new Entry(usage, buffer.getLong());
         }
     }
 }

@@ -59,9 +59,6 @@ public record Topics(
     /** JSON of per-key hourly usage, as written to the usage topic. */
     static final FieldJsonSerde<KeyUsage> KEY_USAGE_SERDE = FieldJsonSerde.keyUsage();
 
-    /** Binary per-key hourly usage, as the topology keeps it in its store and sends it between its tasks. */
-    static final KeyUsageSerde KEY_USAGE_STATE = new KeyUsageSerde();
-
     public static Topics withPrefix(String prefix) {
         return new Topics(
                 new Topic<>(prefix + ".requests", Serdes.String(), Serdes.ByteArray()),

@@ -5,7 +5,6 @@ import dev.quotaenforcer.event.PlanUsage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -160,21 +159,17 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
             return;
         }
         long firstOpenHour = Math.floorDiv(newestEventTime - HOUR_MS - graceMs, HOUR_MS) * HOUR_MS + HOUR_MS;
+        String firstOpenPrefix = HourlyUsageStore.hourPrefix(firstOpenHour);
         List<String> closed = new ArrayList<>();
-        try (KeyValueIterator<String, HourlyUsageStore.Entry> entries =
-                     store.range(null, HourlyUsageStore.hourPrefix(firstOpenHour))) {
+        try (KeyValueIterator<String, HourlyUsageStore.Entry> entries = store.range(null, firstOpenPrefix)) {
             while (entries.hasNext()) {
                 String key = entries.next().key;
-                if (key.compareTo(HourlyUsageStore.hourPrefix(firstOpenHour)) < 0) {
+                if (key.compareTo(firstOpenPrefix) < 0) {
                     closed.add(key);
                 }
             }
         }
         closed.forEach(store::delete);
-        for (Iterator<PlanUsage> shares = planShares.values().iterator(); shares.hasNext(); ) {
-            if (shares.next().hour().toEpochMilli() < firstOpenHour) {
-                shares.remove();
-            }
-        }
+        planShares.values().removeIf(share -> share.hour().toEpochMilli() < firstOpenHour);
     }
 }
