@@ -48,7 +48,8 @@ public final class Bench {
             context.progress().say(scenario.name(), "done in " + Numbers.of(result.seconds()) + " s");
             results.add(result);
         }
-        BenchReport report = new BenchReport(started.toString(), context.quick(), context.seed(), hardware, results,
+        BenchReport report = new BenchReport(started.toString(), context.quick(), context.seed(), hardware,
+                context.enforcerSettings(), results,
                 (System.nanoTime() - start) / 1e9);
         ReportWriter.write(report, context.outDir());
         return report;

@@ -150,7 +150,8 @@ public final class LatencyScenario implements Scenario {
                     .withPartitions(topics.commands().name(), PARTITIONS));
         }
         new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
-        Map<String, Object> settings = new HashMap<>(cluster);
+        Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
+        settings.putAll(cluster);
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-" + prefix);
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, setup.guarantee());
         settings.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(prefix).toString());

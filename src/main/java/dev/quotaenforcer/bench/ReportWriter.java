@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /** Writes a run as report.md (to read), report.json (for tools) and one SVG plot per scenario that has charts. */
 public final class ReportWriter {
@@ -43,6 +44,11 @@ public final class ReportWriter {
                 .append(" run, seed ").append(report.seed()).append(", took ").append(Numbers.of(report.seconds()))
                 .append(" s.\n\n");
         md.append("**Hardware:** ").append(report.hardware().describe()).append(".\n\n");
+        if (!report.enforcerSettings().isEmpty()) {
+            md.append("**Enforcer settings given with --set** (over the enforcer's defaults, under what a scenario sets itself): ");
+            md.append(report.enforcerSettings().entrySet().stream().map(e -> "`" + e.getKey() + "=" + e.getValue() + "`")
+                    .collect(Collectors.joining(", "))).append(".\n\n");
+        }
         md.append("Absolute figures hold for this machine at this load only; compare the ratios, which were measured "
                 + "side by side in the same run.\n");
         for (ScenarioResult scenario : report.scenarios()) {

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -153,12 +154,15 @@ public final class StateScenario implements Scenario {
         Path logback = writeLogbackConfig(work);
         int httpPort = EmbeddedKafka.freePort();
         List<String> jvm = List.of(HEAP, "-Dlogback.configurationFile=" + logback);
-        List<String> runArgs = List.of("--bootstrap-servers", bootstrap,
+        List<String> runArgs = new ArrayList<>();
+        // The user's settings first: a later --set of the same name wins, and the scenario's own must.
+        context.enforcerSettings().forEach((name, value) -> runArgs.addAll(List.of("--set", name + "=" + value)));
+        runArgs.addAll(List.of("--bootstrap-servers", bootstrap,
                 "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
                 "--set", EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + PLAN_ID,
                 "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + APPLICATION,
                 "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
-                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort);
+                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort));
         // Event times fill the last whole hour, so each key has one hourly window and none has expired by the end.
         Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
         Measured measured = new Measured(keys);

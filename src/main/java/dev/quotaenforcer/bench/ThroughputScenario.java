@@ -175,7 +175,8 @@ public final class ThroughputScenario implements Scenario {
     private Run timeEnforcer(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
                              long events, Path work) throws Exception {
         String application = "bench-enforcer-" + guarantee.replace('_', '-');
-        Map<String, Object> settings = new HashMap<>(cluster);
+        Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
+        settings.putAll(cluster);
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         settings.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());

@@ -6,10 +6,14 @@ import dev.quotaenforcer.bench.BenchReport;
 import dev.quotaenforcer.bench.Progress;
 import dev.quotaenforcer.bench.Scenario;
 import dev.quotaenforcer.bench.Target;
+import dev.quotaenforcer.config.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -41,10 +45,21 @@ final class BenchCommand implements Callable<Integer> {
             description = "Seed of the generated traffic; the same seed replays the same trace. Default: ${DEFAULT-VALUE}.")
     long seed;
 
+    @Option(names = {"-s", "--set"}, paramLabel = "KEY=VALUE",
+            description = "An enforcer setting (its own or any Kafka Streams or client setting) for every enforcer the "
+                    + "scenarios start, over the enforcer's defaults; what a scenario sets itself (cluster, topics, "
+                    + "application id, state directory, the guarantee and any setting a row varies) keeps its value. "
+                    + "The report lists them. Repeatable.")
+    Map<String, String> set = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
         List<Scenario> chosen = Bench.select(scenarios);
-        BenchReport report = Bench.run(chosen, new BenchContext(quick, seed, out, new Progress(spec.commandLine().getErr())));
+        // A misspelt or invalid setting fails here, not minutes later when a scenario starts its enforcer.
+        Settings.load(null, Map.of(), set)
+                .with(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "the benchmark's own broker").validate();
+        BenchReport report = Bench.run(chosen, new BenchContext(quick, seed, out,
+                new Progress(spec.commandLine().getErr()), set));
         report.scenarios().forEach(scenario -> scenario.targets().forEach(target -> spec.commandLine().getOut()
                 .println(scenario.name() + ": " + describe(target))));
         spec.commandLine().getOut().println("report written to " + out.resolve("report.md"));

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,14 +26,18 @@ class ReportWriterTest {
     Path dir;
 
     private static BenchReport report() {
+        return report(Map.of());
+    }
+
+    private static BenchReport report(Map<String, String> enforcerSettings) {
         ScenarioResult scenario = new ScenarioResult("demo", "a demo scenario", "Measures <nothing> & more.",
-                java.util.Map.of("speed.ns", new Figure(42.5, "ns/decision")),
+                Map.of("speed.ns", new Figure(42.5, "ns/decision")),
                 List.of(new Table("Speeds", List.of("limiter", "ns"), List.of(List.of("ours | fast", "42.5")))),
                 List.of(new Chart("Time per decision", "ns", List.of(
                         new Chart.Bar("ours <fast>", 42.5, 2.5), new Chart.Bar("theirs", 85, 0)))),
                 List.of(Target.atMost("ours under 50 ns", 42.5, 50, "ns"), Target.atMost("ours under 40 ns", 42.5, 40, "ns")),
                 List.of("a note"), 1.25);
-        return new BenchReport("2026-11-30T12:00:00Z", true, 7, HARDWARE, List.of(scenario), 3.5);
+        return new BenchReport("2026-11-30T12:00:00Z", true, 7, HARDWARE, enforcerSettings, List.of(scenario), 3.5);
     }
 
     @Test
@@ -55,6 +61,23 @@ class ReportWriterTest {
         assertTrue(md.contains("| ours under 40 ns | 42.5 ns | at most 40 ns | **missed** |"), md);
         assertTrue(md.contains("![demo](demo.svg)"), md);
         assertTrue(md.contains("- a note"), md);
+    }
+
+    @Test
+    void reportListsTheEnforcerSettingsGivenWithSetInTheirOrderAndOnlyWhenThereAreAny() throws Exception {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("statestore.cache.max.bytes", "0");
+        settings.put("producer.linger.ms", "5");
+        ReportWriter.write(report(settings), dir);
+
+        assertTrue(Files.readString(dir.resolve("report.md")).contains("**Enforcer settings given with --set** (over "
+                + "the enforcer's defaults, under what a scenario sets itself): `statestore.cache.max.bytes=0`, "
+                + "`producer.linger.ms=5`."));
+        assertEquals("5", new ObjectMapper().readTree(dir.resolve("report.json").toFile())
+                .at("/enforcerSettings/producer.linger.ms").asText());
+
+        ReportWriter.write(report(), dir);
+        assertFalse(Files.readString(dir.resolve("report.md")).contains("--set"));
     }
 
     @Test
