@@ -20,12 +20,15 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -36,6 +39,7 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class LatencyScenario implements Scenario {
 
     static final List<Integer> LOADS = List.of(1_000, 5_000, 20_000);
+    static final List<Integer> FLOOR_LOADS = List.of(1_000, 5_000);
     /** The bound: p99 at most 5 ms at 5k requests/s. */
     static final int TARGET_LOAD = 5_000;
     static final double P99_TARGET_MS = 5;
@@ -51,14 +55,22 @@ public final class LatencyScenario implements Scenario {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
     private static final Duration CATCH_UP_TIMEOUT = Duration.ofMinutes(5);
 
+    /** What answers the gateway in a setup. */
+    enum Responder {
+        /** The enforcer, deciding every request. */
+        ENFORCER,
+        /** {@link ReplyEcho}: each request's bytes written back, the floor of any Streams app on this broker. */
+        ECHO
+    }
+
     /**
-     * One way of running the enforcer, measured at each of {@code loads} once per reply isolation level.
+     * One way of answering the gateway, measured at each of {@code loads} once per reply isolation level.
      *
      * @param overrides enforcer settings over its defaults, as an operator would set them
      * @param tuning    whether it only varies a setting (measured in full runs only)
      */
-    record Setup(String id, String guarantee, Map<String, Object> overrides, List<IsolationLevel> readers,
-                 List<Integer> loads, boolean tuning) {
+    record Setup(String id, Responder responder, String guarantee, Map<String, Object> overrides,
+                 List<IsolationLevel> readers, List<Integer> loads, boolean tuning) {
     }
 
     /**
@@ -75,7 +87,8 @@ public final class LatencyScenario implements Scenario {
         }
 
         String label() {
-            StringBuilder label = new StringBuilder(setup.guarantee());
+            StringBuilder label = new StringBuilder(setup.responder() == Responder.ECHO ? "reply echo (floor), " : "")
+                    .append(setup.guarantee());
             if (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)) {
                 label.append(", ").append(replies);
             }
@@ -85,17 +98,24 @@ public final class LatencyScenario implements Scenario {
     }
 
     static final List<Setup> SETUPS = List.of(
-            new Setup("eos", StreamsConfig.EXACTLY_ONCE_V2, Map.of(),
+            new Setup("eos", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2, Map.of(),
                     List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), LOADS, false),
-            new Setup("alos", StreamsConfig.AT_LEAST_ONCE, Map.of(), List.of(IsolationLevel.READ_COMMITTED), LOADS, false),
+            new Setup("alos", Responder.ENFORCER, StreamsConfig.AT_LEAST_ONCE, Map.of(),
+                    List.of(IsolationLevel.READ_COMMITTED), LOADS, false),
+            // The floor, below the overload: what answering through Kafka Streams costs before anything is decided.
+            new Setup("echo-eos", Responder.ECHO, StreamsConfig.EXACTLY_ONCE_V2, Map.of(),
+                    List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), FLOOR_LOADS, false),
+            new Setup("echo-alos", Responder.ECHO, StreamsConfig.AT_LEAST_ONCE, Map.of(),
+                    List.of(IsolationLevel.READ_COMMITTED), FLOOR_LOADS, false),
             // Sending each decision at once instead of after Kafka Streams' 100 ms linger.
-            new Setup("alos-linger0", StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 0),
+            new Setup("alos-linger0", Responder.ENFORCER, StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 0),
                     List.of(IsolationLevel.READ_COMMITTED), List.of(TARGET_LOAD), true),
-            new Setup("eos-linger0", StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 0),
+            new Setup("eos-linger0", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 0),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),
-            new Setup("eos-commit20", StreamsConfig.EXACTLY_ONCE_V2, Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 20),
+            new Setup("eos-commit20", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2,
+                    Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 20),
                     List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),
-            new Setup("eos-commit1000", StreamsConfig.EXACTLY_ONCE_V2,
+            new Setup("eos-commit1000", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2,
                     Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true));
 
@@ -110,8 +130,9 @@ public final class LatencyScenario implements Scenario {
     public String description() {
         return "A gateway using the synchronous client, open loop at 1k, 5k and 20k requests/s: p50, p99 and p99.9 "
                 + "from each request's intended send to its decision received, exactly-once (replies read committed "
-                + "and uncommitted) and at-least-once; a full run also varies the enforcer's producer linger and "
-                + "commit interval at 5k/s.";
+                + "and uncommitted) and at-least-once, beside the floor (a reply echo answering the same way through "
+                + "Kafka Streams at 1k and 5k/s); a full run also varies the enforcer's producer linger and commit "
+                + "interval at 5k/s.";
     }
 
     /** What the last run measured, for the redis scenario to put beside its own; empty before any run. */
@@ -139,7 +160,16 @@ public final class LatencyScenario implements Scenario {
         return result(runs, warmup, length);
     }
 
-    /** Starts the enforcer of {@code setup} on topics of its own, so no backlog of an earlier setup reaches it. */
+    /** The application answering a setup's gateway, seen the same way whichever it is. */
+    private record Answering(KafkaStreams streams, LongSupplier answered, Runnable stop) implements AutoCloseable {
+
+        @Override
+        public void close() {
+            stop.run();
+        }
+    }
+
+    /** Starts what answers {@code setup} on topics of its own, so no backlog of an earlier setup reaches it. */
     private List<Measured> measure(BenchContext context, Map<String, Object> cluster, Setup setup, Duration warmup,
                                    Duration length, Path work) throws Exception {
         String prefix = "lat-" + setup.id();
@@ -160,10 +190,7 @@ public final class LatencyScenario implements Scenario {
         settings.put(EnforcerConfig.HTTP_PORT_CONFIG, -1);
         settings.putAll(setup.overrides());
         List<Measured> runs = new ArrayList<>();
-        try (Enforcer enforcer = Enforcer.start(settings)) {
-            if (!enforcer.awaitReady(READY_TIMEOUT)) {
-                throw new IllegalStateException("the enforcer of " + setup.id() + " did not start within " + READY_TIMEOUT);
-            }
+        try (Answering answering = start(setup, settings, topics)) {
             SplittableRandom keys = new SplittableRandom(context.seed());
             AtomicLong asked = new AtomicLong();
             for (IsolationLevel isolation : setup.readers()) {
@@ -179,7 +206,7 @@ public final class LatencyScenario implements Scenario {
                             return client.check("key-" + keys.nextInt(KEYS), 1, ids + i)
                                     .thenApply(decision -> !decision.byFailurePolicy());
                         });
-                        Measured run = new Measured(setup, isolation, result, longestCommitMs(enforcer));
+                        Measured run = new Measured(setup, isolation, result, longestCommitMs(answering.streams()));
                         context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                                 + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
                                 + " ms, p99.9 " + Numbers.of(result.latency().p999Ms()) + " ms, "
@@ -187,7 +214,7 @@ public final class LatencyScenario implements Scenario {
                                 + " by failure policy, sender at most " + Numbers.of(result.sendLagMs()) + " ms behind, "
                                 + "longest commit " + Numbers.of(run.commitMs()) + " ms");
                         runs.add(run);
-                        awaitCaughtUp(context, enforcer, asked.get());
+                        awaitCaughtUp(context, answering, asked.get());
                     }
                 }
             }
@@ -195,13 +222,35 @@ public final class LatencyScenario implements Scenario {
         return runs;
     }
 
+    private static Answering start(Setup setup, Map<String, Object> settings, Topics topics) throws InterruptedException {
+        if (setup.responder() == Responder.ECHO) {
+            Map<String, Object> streamsSettings = new HashMap<>(settings);
+            // The echo is a plain Streams application: the enforcer's own settings mean nothing to it.
+            streamsSettings.keySet().removeIf(name -> name.startsWith("quota."));
+            ReplyEcho echo = new ReplyEcho(streamsSettings, topics.requests().name(), topics.replies().name());
+            Answering answering = new Answering(echo.streams(), echo::answered, echo::close);
+            if (!echo.awaitRunning(READY_TIMEOUT)) {
+                answering.close();
+                throw new IllegalStateException("the reply echo of " + setup.id() + " did not start within " + READY_TIMEOUT);
+            }
+            return answering;
+        }
+        Enforcer enforcer = Enforcer.start(settings);
+        Answering answering = new Answering(enforcer.streams(), () -> decided(enforcer), enforcer::close);
+        if (!enforcer.awaitReady(READY_TIMEOUT)) {
+            answering.close();
+            throw new IllegalStateException("the enforcer of " + setup.id() + " did not start within " + READY_TIMEOUT);
+        }
+        return answering;
+    }
+
     /**
      * Waits until the enforcer has decided every request asked so far, so a backlog left by an
      * overload is not charged to the next load.
      */
-    private void awaitCaughtUp(BenchContext context, Enforcer enforcer, long asked) throws InterruptedException {
+    private void awaitCaughtUp(BenchContext context, Answering answering, long asked) throws InterruptedException {
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
-        long decided = decided(enforcer);
+        long decided = answering.answered().getAsLong();
         if (decided < asked) {
             context.progress().say(name(), "waiting for the enforcer to catch up: " + decided + " of " + asked + " decided");
         }
@@ -213,13 +262,13 @@ public final class LatencyScenario implements Scenario {
                 return;
             }
             TimeUnit.MILLISECONDS.sleep(100);
-            decided = decided(enforcer);
+            decided = answering.answered().getAsLong();
         }
     }
 
-    /** The largest {@code commit-latency-max} of the enforcer's stream threads; NaN before any commit. */
-    private static double longestCommitMs(Enforcer enforcer) {
-        return enforcer.streams().metrics().values().stream()
+    /** The largest {@code commit-latency-max} of the application's stream threads; NaN before any commit. */
+    private static double longestCommitMs(KafkaStreams streams) {
+        return streams.metrics().values().stream()
                 .filter(metric -> metric.metricName().group().equals("stream-thread-metrics")
                         && metric.metricName().name().equals("commit-latency-max"))
                 .map(Metric::metricValue)
@@ -237,7 +286,8 @@ public final class LatencyScenario implements Scenario {
         for (int attempt = 0; System.nanoTime() < deadline; attempt++) {
             asked.incrementAndGet();
             GatewayDecision decision = client.check("key-0", 1, "probe-" + setup.id() + "-" + attempt).get();
-            if (!decision.byFailurePolicy() && decision.allowed()) {
+            // The enforcer denies until its plan catalog is loaded; the echo answers with the request itself.
+            if (!decision.byFailurePolicy() && (decision.allowed() || setup.responder() == Responder.ECHO)) {
                 return;
             }
             TimeUnit.MILLISECONDS.sleep(100);
@@ -283,6 +333,25 @@ public final class LatencyScenario implements Scenario {
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));
+        List<List<String>> floorRows = new ArrayList<>();
+        for (String series : List.of("eos-uncommitted", "eos-committed", "alos")) {
+            for (int load : FLOOR_LOADS) {
+                Optional<Measured> enforcer = find(runs, series, load);
+                Optional<Measured> floor = find(runs, "echo-" + series, load);
+                if (enforcer.isPresent() && floor.isPresent()) {
+                    double ours = enforcer.get().result().latency().p99Ms();
+                    double echo = floor.get().result().latency().p99Ms();
+                    result.figure(series + "." + load + ".p99OverFloor", ours / echo, "x");
+                    floorRows.add(List.of(enforcer.get().label(), Integer.toString(load), Numbers.of(echo),
+                            Numbers.of(ours), Numbers.of(ours / echo)));
+                }
+            }
+        }
+        if (!floorRows.isEmpty()) {
+            result.table(new Table("p99 against the floor: the reply echo answering the same gateway under the same "
+                    + "guarantee, measured in this run; milliseconds",
+                    List.of("setup", "offered/s", "reply echo p99", "enforcer p99", "enforcer / echo"), floorRows));
+        }
         for (String series : List.of("eos-uncommitted", "alos")) {
             runs.stream().filter(r -> r.series().equals(series) && r.result().offeredPerSecond() == TARGET_LOAD)
                     .findFirst().ifPresent(run -> result.target(Target.atMost("p99 at " + TARGET_LOAD + "/s, "
@@ -296,9 +365,17 @@ public final class LatencyScenario implements Scenario {
                 + "commits (every commit.interval.ms, 100 ms by default), so its latency is bounded below by that wait; "
                 + "the p99 target is judged with replies read uncommitted, which the README weighs. At-least-once "
                 + "writes no transactions, so its replies are read the same either way.");
+        result.note("The reply echo (the floor) is a Kafka Streams application that writes each request's bytes back to "
+                + "the gateway's reply partition, deciding, storing and counting nothing, on the same broker with the "
+                + "same partitions, guarantee and client: what any request-reply Streams application pays on this "
+                + "machine. The enforcer's p99 over the echo's is what deciding adds to it.");
         result.note("For scale: envoy's ratelimit service reports about 5 ms p99 against Redis at 500 requests/s; the "
                 + "redis scenario measures a Redis + Lua limiter on this machine at the same loads.");
         return result.build();
+    }
+
+    private static Optional<Measured> find(List<Measured> runs, String series, int load) {
+        return runs.stream().filter(r -> r.series().equals(series) && r.result().offeredPerSecond() == load).findFirst();
     }
 
     private static void deleteRecursively(Path dir) throws IOException {

@@ -195,7 +195,7 @@ public final class RedisScenario implements Scenario {
                 List.of("limiter", "offered/s", "decided/s", "p50", "p99", "p99.9", "max"), rows));
         List<Chart.Bar> rates = new ArrayList<>();
         rates.add(new Chart.Bar("Redis + Lua, " + CLIENTS + " closed-loop clients", closedLoop, 0));
-        enforcer.stream().filter(run -> !run.setup().tuning())
+        enforcer.stream().filter(RedisScenario::enforcerDefault)
                 .max(Comparator.comparingDouble(run -> run.result().decidedPerSecond()))
                 .ifPresent(best -> {
                     result.figure("enforcerBestDecidedPerSecond", best.result().decidedPerSecond(), "decisions/s");
@@ -222,10 +222,16 @@ public final class RedisScenario implements Scenario {
 
     /** The enforcer's runs at {@code offered}/s with default settings: exactly-once read uncommitted, and at-least-once. */
     private static List<LatencyScenario.Measured> comparable(List<LatencyScenario.Measured> enforcer, long offered) {
-        return enforcer.stream().filter(run -> !run.setup().tuning() && (long) run.result().offeredPerSecond() == offered)
+        return enforcer.stream().filter(RedisScenario::enforcerDefault)
+                .filter(run -> (long) run.result().offeredPerSecond() == offered)
                 .filter(run -> run.setup().guarantee().equals(StreamsConfig.AT_LEAST_ONCE)
                         || run.replies() == IsolationLevel.READ_UNCOMMITTED)
                 .toList();
+    }
+
+    /** A latency row of the enforcer with its default settings: not the floor's, nor a tuning's. */
+    private static boolean enforcerDefault(LatencyScenario.Measured run) {
+        return run.setup().responder() == LatencyScenario.Responder.ENFORCER && !run.setup().tuning();
     }
 
     private static List<String> row(String limiter, OpenLoop.Result load) {

@@ -22,7 +22,8 @@ class LatencyScenarioTest {
         for (LatencyScenario.Setup setup : LatencyScenario.SETUPS) {
             for (IsolationLevel isolation : setup.readers()) {
                 for (int load : setup.loads()) {
-                    double p99 = isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
+                    double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
+                            : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12));
                 }
             }
@@ -50,11 +51,26 @@ class LatencyScenarioTest {
 
         List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
+                "reply echo (floor), exactly_once_v2, read_committed",
+                "reply echo (floor), exactly_once_v2, read_uncommitted", "reply echo (floor), at_least_once",
                 "at_least_once, producer.linger.ms=0", "exactly_once_v2, read_uncommitted, producer.linger.ms=0",
                 "exactly_once_v2, read_committed, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);
         assertEquals(3, result.charts().size());
+    }
+
+    @Test
+    void setsEachEnforcerP99BesideTheReplyEchoUnderTheSameGuaranteeAndReads() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1), Duration.ofSeconds(3));
+
+        assertEquals(2.0, result.figures().get("eos-uncommitted.5000.p99OverFloor").value());
+        assertEquals(75.0, result.figures().get("eos-committed.1000.p99OverFloor").value());
+        assertEquals(2.0, result.figures().get("alos.5000.p99OverFloor").value());
+        assertFalse(result.figures().containsKey("eos-uncommitted.20000.p99OverFloor"), "no floor measured at 20k/s");
+        Table floor = result.tables().get(1);
+        assertEquals(List.of("exactly_once_v2, read_uncommitted", "1000", "2", "4", "2"), floor.rows().get(0));
+        assertEquals(6, floor.rows().size());
     }
 
     @Test
