@@ -33,7 +33,8 @@ class LatencyScenarioTest {
 
     @Test
     void judgesTheP99TargetAt5kPerSecondUnderEachGuaranteeWithRepliesReadAsSoonAsWritten() {
-        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(5), Duration.ofSeconds(20));
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(5),
+                Duration.ofSeconds(20), Duration.ofSeconds(20));
 
         assertEquals(List.of("p99 at 5000/s, exactly_once_v2, read_uncommitted", "p99 at 5000/s, at_least_once"),
                 result.targets().stream().map(Target::name).toList());
@@ -47,13 +48,15 @@ class LatencyScenarioTest {
 
     @Test
     void labelsEachRowWithItsGuaranteeReadsAndOverrides() {
-        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1), Duration.ofSeconds(3));
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(3));
 
         List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
                 "reply echo (floor), exactly_once_v2, read_committed",
                 "reply echo (floor), exactly_once_v2, read_uncommitted", "reply echo (floor), at_least_once",
                 "at_least_once, producer.linger.ms=0", "exactly_once_v2, read_uncommitted, producer.linger.ms=0",
+                "at_least_once, producer.linger.ms=5", "exactly_once_v2, read_uncommitted, producer.linger.ms=5",
                 "exactly_once_v2, read_committed, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=20",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);
@@ -62,7 +65,8 @@ class LatencyScenarioTest {
 
     @Test
     void setsEachEnforcerP99BesideTheReplyEchoUnderTheSameGuaranteeAndReads() {
-        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1), Duration.ofSeconds(3));
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(3));
 
         assertEquals(2.0, result.figures().get("eos-uncommitted.5000.p99OverFloor").value());
         assertEquals(75.0, result.figures().get("eos-committed.1000.p99OverFloor").value());
@@ -80,7 +84,8 @@ class LatencyScenarioTest {
                         measured((int) run.result().offeredPerSecond(), 120), 12) : run)
                 .toList();
 
-        ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1), Duration.ofSeconds(3));
+        ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(3));
 
         assertFalse(result.targets().get(1).met());
         assertEquals(120, result.targets().get(1).measured());
