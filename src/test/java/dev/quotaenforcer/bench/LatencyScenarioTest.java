@@ -41,8 +41,8 @@ class LatencyScenarioTest {
         assertTrue(result.targets().stream().allMatch(Target::met));
         assertEquals(150, result.figures().get("eos-committed.5000.p99Ms").value());
         assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
-        assertEquals(90, result.figures().get("eos-commit20-committed.5000.p99Ms").value());
-        assertEquals(90, result.figures().get("alos-linger0.5000.p99Ms").value());
+        assertEquals(90, result.figures().get("eos-commit1000-uncommitted.5000.p99Ms").value());
+        assertEquals(90, result.figures().get("alos-linger5.5000.p99Ms").value());
         assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
     }
 
@@ -55,10 +55,9 @@ class LatencyScenarioTest {
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
                 "reply echo (floor), exactly_once_v2, read_committed",
                 "reply echo (floor), exactly_once_v2, read_uncommitted", "reply echo (floor), at_least_once",
-                "at_least_once, producer.linger.ms=0", "exactly_once_v2, read_uncommitted, producer.linger.ms=0",
                 "at_least_once, producer.linger.ms=5", "exactly_once_v2, read_uncommitted, producer.linger.ms=5",
-                "exactly_once_v2, read_committed, commit.interval.ms=20",
-                "exactly_once_v2, read_uncommitted, commit.interval.ms=20",
+                "at_least_once, statestore.cache.max.bytes=0",
+                "exactly_once_v2, read_uncommitted, statestore.cache.max.bytes=0",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);
         assertEquals(3, result.charts().size());
     }
