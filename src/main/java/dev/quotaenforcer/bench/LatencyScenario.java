@@ -136,8 +136,8 @@ public final class LatencyScenario implements Scenario {
         return "A gateway using the synchronous client, open loop at 1k, 5k and 20k requests/s: p50, p99 and p99.9 "
                 + "from each request's intended send to its decision received, exactly-once (replies read committed "
                 + "and uncommitted) and at-least-once, beside the floor (a reply echo answering the same way through "
-                + "Kafka Streams at 1k and 5k/s); a full run also varies the enforcer's producer linger and commit "
-                + "interval at 5k/s.";
+                + "Kafka Streams at 1k and 5k/s); a full run also varies the enforcer's producer linger, record cache "
+                + "and commit interval at 5k/s.";
     }
 
     /** What the last run measured, for the redis scenario to put beside its own; empty before any run. */
@@ -178,8 +178,11 @@ public final class LatencyScenario implements Scenario {
         }
     }
 
-    /** Starts what answers {@code setup} on topics of its own, so no backlog of an earlier setup reaches it. */
-    /** @param jvmWarmup how long to send at the target load, unmeasured, before the first load: the JVM's warm-up */
+    /**
+     * Starts what answers {@code setup} on topics of its own, so no backlog of an earlier setup reaches it.
+     *
+     * @param jvmWarmup how long to send at the target load, unmeasured, before the first load: the JVM's warm-up
+     */
     private List<Measured> measure(BenchContext context, Map<String, Object> cluster, Setup setup, Duration jvmWarmup,
                                    Duration warmup, Duration length, Path work) throws Exception {
         String prefix = "lat-" + setup.id();
@@ -265,20 +268,20 @@ public final class LatencyScenario implements Scenario {
     }
 
     /**
-     * Waits until the enforcer has decided every request asked so far, so a backlog left by an
+     * Waits until the application has answered every request asked so far, so a backlog left by an
      * overload is not charged to the next load.
      */
     private void awaitCaughtUp(BenchContext context, Answering answering, long asked) throws InterruptedException {
         long deadline = System.nanoTime() + CATCH_UP_TIMEOUT.toNanos();
         long decided = answering.answered().getAsLong();
         if (decided < asked) {
-            context.progress().say(name(), "waiting for the enforcer to catch up: " + decided + " of " + asked + " decided");
+            context.progress().say(name(), "waiting to catch up: " + decided + " of " + asked + " requests answered");
         }
         while (decided < asked) {
             if (System.nanoTime() > deadline) {
                 // Measuring on is still honest: the backlog shows in the next load's figures, and the log says why.
-                context.progress().say(name(), "the enforcer had decided only " + decided + " of " + asked
-                        + " requests " + CATCH_UP_TIMEOUT + " after they were sent; the next load starts behind");
+                context.progress().say(name(), "only " + decided + " of " + asked + " requests were answered "
+                        + CATCH_UP_TIMEOUT + " after they were sent; the next load starts behind");
                 return;
             }
             TimeUnit.MILLISECONDS.sleep(100);
