@@ -166,7 +166,7 @@ public final class QuotaTopology {
                 .to(topics.decisions().name(), topics.decisions().produced());
         allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
                 .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
-                .to(ReplyRouting.topic(), ReplyRouting.produced());
+                .to(ReplyRouting.topic(), ReplyRouting.produced(topics.replies()));
     }
 
     /**

@@ -12,6 +12,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
@@ -65,11 +66,14 @@ final class ReplyRouting {
         return headers;
     }
 
-    /** How replies are produced: to the address's topic and partition, the decision as JSON. */
-    static Produced<String, Reply> produced() {
-        Serde<Decision> decisions = new JsonSerde<>(Decision.class);
+    /**
+     * How replies are produced: to the address's topic and partition, the decision as the reply
+     * topic's serde writes it (every reply topic shares the default one's description).
+     */
+    static Produced<String, Reply> produced(Topic<String, Decision> replyTopic) {
+        Serializer<Decision> decisions = replyTopic.valueSerde().serializer();
         Serde<Reply> replies = Serdes.serdeFrom(
-                (topic, reply) -> decisions.serializer().serialize(topic, reply.decision()),
+                (topic, reply) -> decisions.serialize(topic, reply.decision()),
                 (topic, bytes) -> {
                     throw new UnsupportedOperationException("replies are only written");
                 });

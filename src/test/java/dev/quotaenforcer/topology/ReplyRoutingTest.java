@@ -63,6 +63,7 @@ class ReplyRoutingTest {
         assertArrayEquals(CORRELATION, replies.get(0).headers().lastHeader(ReplyAddress.CORRELATION_HEADER).value());
         assertEquals(List.of("r-1"), enforcer.decisions().stream().map(Decision::requestId).toList(),
                 "the decisions topic still gets every decision");
+        assertEquals(enforcer.decisions().get(0), replies.get(0).value(), "the reply is the decision, field for field");
     }
 
     @Test
