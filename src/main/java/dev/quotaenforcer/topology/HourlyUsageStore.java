@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.KeyUsage;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import org.apache.kafka.common.errors.SerializationException;
@@ -25,6 +26,8 @@ public final class HourlyUsageStore {
     /** The store's name; its changelog topic is {@code <application.id>-usage-by-key-hour-changelog}. */
     public static final String NAME = "usage-by-key-hour";
 
+    /** The length of the hours the store counts in. */
+    static final long HOUR_MS = Duration.ofHours(1).toMillis();
     private static final int HOUR_DIGITS = 16;
     static final Serde<Entry> ENTRY_SERDE = Serdes.serdeFrom(new EntrySerializer(), new EntryDeserializer());
 
@@ -69,7 +72,7 @@ public final class HourlyUsageStore {
     public static KeyValueIterator<String, Entry> hour(ReadOnlyKeyValueStore<String, Entry> store, Instant hour) {
         long start = hour.toEpochMilli();
         // Store keys of the next hour begin with its prefix; the range is inclusive of its end, which no real key equals.
-        return store.range(hourPrefix(start), hourPrefix(start + 3_600_000L));
+        return store.range(hourPrefix(start), hourPrefix(start + HOUR_MS));
     }
 
     private static final class EntrySerializer implements Serializer<Entry> {

@@ -42,7 +42,6 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     /** The per-task store of the number of the task's last completed write, under {@link #LAST_WRITE}. */
     static final String WRITES_STORE = "usage-writes";
     private static final String LAST_WRITE = "last";
-    private static final long HOUR_MS = Duration.ofHours(1).toMillis();
 
     private final long intervalMs;
     private final long graceMs;
@@ -121,7 +120,13 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     }
 
     private boolean closed(long hourMs) {
-        return newestEventTime != Long.MIN_VALUE && hourMs + HOUR_MS + graceMs <= newestEventTime;
+        return newestEventTime != Long.MIN_VALUE && hourMs < firstOpenHour();
+    }
+
+    /** The start of the earliest hour not yet a grace period past its end, by the task's newest event time. */
+    private long firstOpenHour() {
+        long hour = HourlyUsageStore.HOUR_MS;
+        return Math.floorDiv(newestEventTime - hour - graceMs, hour) * hour + hour;
     }
 
     private void addToPlanShare(KeyUsage usage, int sign) {
@@ -158,7 +163,7 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
         if (newestEventTime == Long.MIN_VALUE) {
             return;
         }
-        long firstOpenHour = Math.floorDiv(newestEventTime - HOUR_MS - graceMs, HOUR_MS) * HOUR_MS + HOUR_MS;
+        long firstOpenHour = firstOpenHour();
         String firstOpenPrefix = HourlyUsageStore.hourPrefix(firstOpenHour);
         List<String> closed = new ArrayList<>();
         try (KeyValueIterator<String, HourlyUsageStore.Entry> entries = store.range(null, firstOpenPrefix)) {
