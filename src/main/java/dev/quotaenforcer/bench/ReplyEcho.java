@@ -1,7 +1,6 @@
 package dev.quotaenforcer.bench;
 
 import dev.quotaenforcer.event.ReplyAddress;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -106,10 +105,7 @@ final class ReplyEcho implements AutoCloseable {
         @Override
         public Optional<Set<Integer>> partitions(String topic, byte[] key, byte[] value, Headers headers, int partitions) {
             Header asked = headers.lastHeader(ReplyAddress.PARTITION_HEADER);
-            if (asked == null || asked.value() == null || asked.value().length != 4) {
-                return Optional.empty();
-            }
-            int partition = ByteBuffer.wrap(asked.value()).getInt();
+            int partition = ReplyAddress.partition(asked == null ? null : asked.value());
             return partition >= 0 && partition < partitions ? Optional.of(Set.of(partition)) : Optional.empty();
         }
 

@@ -3,7 +3,6 @@ package dev.quotaenforcer.client;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -110,7 +109,7 @@ public final class QuotaClient implements AutoCloseable {
         ProducerRecord<String, byte[]> record =
                 RequestRecords.request(options.requestsTopic(), apiKey, cost, requestId, sentAt);
         record.headers().add(ReplyAddress.TOPIC_HEADER, options.replyTopic().getBytes(StandardCharsets.UTF_8));
-        record.headers().add(ReplyAddress.PARTITION_HEADER, ByteBuffer.allocate(4).putInt(options.replyPartition()).array());
+        record.headers().add(ReplyAddress.PARTITION_HEADER, ReplyAddress.partitionHeader(options.replyPartition()));
         record.headers().add(ReplyAddress.CORRELATION_HEADER, correlation);
         producer.send(record, (metadata, error) -> {
             if (error != null) {

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.event;
 
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
@@ -14,6 +15,16 @@ public record ReplyAddress(String topic, int partition, byte[] correlationId) {
     public static final String TOPIC_HEADER = "kafka_replyTopic";
     public static final String PARTITION_HEADER = "kafka_replyPartition";
     public static final String CORRELATION_HEADER = "kafka_correlationId";
+
+    /** The {@link #PARTITION_HEADER} value for {@code partition}: four bytes, big-endian, as Spring Kafka writes it. */
+    public static byte[] partitionHeader(int partition) {
+        return ByteBuffer.allocate(Integer.BYTES).putInt(partition).array();
+    }
+
+    /** The partition a {@link #PARTITION_HEADER} value names, or -1 when it is missing or not four bytes. */
+    public static int partition(byte[] header) {
+        return header != null && header.length == Integer.BYTES ? ByteBuffer.wrap(header).getInt() : -1;
+    }
 
     @Override
     public boolean equals(Object other) {

@@ -2,7 +2,6 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.ReplyAddress;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import java.util.Set;
@@ -51,8 +50,7 @@ final class ReplyRouting {
             return Optional.empty();
         }
         Header partition = headers.lastHeader(ReplyAddress.PARTITION_HEADER);
-        int replyPartition = partition != null && partition.value() != null && partition.value().length == 4
-                ? ByteBuffer.wrap(partition.value()).getInt() : -1;
+        int replyPartition = ReplyAddress.partition(partition == null ? null : partition.value());
         Header correlation = headers.lastHeader(ReplyAddress.CORRELATION_HEADER);
         return Optional.of(new ReplyAddress(name, replyPartition, correlation == null ? null : correlation.value()));
     }
