@@ -246,23 +246,23 @@ public final class LatencyScenario implements Scenario {
     }
 
     private static Answering start(Setup setup, Map<String, Object> settings, Topics topics) throws InterruptedException {
+        Answering answering;
+        boolean ready;
         if (setup.responder() == Responder.ECHO) {
             Map<String, Object> streamsSettings = new HashMap<>(settings);
             // The echo is a plain Streams application: the enforcer's own settings mean nothing to it.
             streamsSettings.keySet().removeIf(name -> name.startsWith("quota."));
             ReplyEcho echo = new ReplyEcho(streamsSettings, topics.requests().name(), topics.replies().name());
-            Answering answering = new Answering(echo.streams(), echo::answered, echo::close);
-            if (!echo.awaitRunning(READY_TIMEOUT)) {
-                answering.close();
-                throw new IllegalStateException("the reply echo of " + setup.id() + " did not start within " + READY_TIMEOUT);
-            }
-            return answering;
+            answering = new Answering(echo.streams(), echo::answered, echo::close);
+            ready = echo.awaitRunning(READY_TIMEOUT);
+        } else {
+            Enforcer enforcer = Enforcer.start(settings);
+            answering = new Answering(enforcer.streams(), () -> decided(enforcer), enforcer::close);
+            ready = enforcer.awaitReady(READY_TIMEOUT);
         }
-        Enforcer enforcer = Enforcer.start(settings);
-        Answering answering = new Answering(enforcer.streams(), () -> decided(enforcer), enforcer::close);
-        if (!enforcer.awaitReady(READY_TIMEOUT)) {
+        if (!ready) {
             answering.close();
-            throw new IllegalStateException("the enforcer of " + setup.id() + " did not start within " + READY_TIMEOUT);
+            throw new IllegalStateException("what answers " + setup.id() + " did not start within " + READY_TIMEOUT);
         }
         return answering;
     }
