@@ -2,6 +2,7 @@ package dev.quotaenforcer.bench;
 
 import dev.quotaenforcer.event.ReplyAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -73,6 +74,8 @@ final class ReplyEcho implements AutoCloseable {
     /** Keeps of the request's headers only what the gateway needs back: the correlation id and reply partition. */
     private static final class Answer implements Processor<byte[], byte[], byte[], byte[]> {
 
+        private static final List<String> KEPT = List.of(ReplyAddress.CORRELATION_HEADER, ReplyAddress.PARTITION_HEADER);
+
         private final AtomicLong answered;
         private ProcessorContext<byte[], byte[]> context;
 
@@ -88,7 +91,7 @@ final class ReplyEcho implements AutoCloseable {
         @Override
         public void process(Record<byte[], byte[]> record) {
             Headers headers = new RecordHeaders();
-            for (String name : new String[] {ReplyAddress.CORRELATION_HEADER, ReplyAddress.PARTITION_HEADER}) {
+            for (String name : KEPT) {
                 Header header = record.headers().lastHeader(name);
                 if (header != null) {
                     headers.add(header);
