@@ -2,6 +2,8 @@ package dev.quotaenforcer.topology;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
@@ -26,6 +28,26 @@ final class FieldJsonSerde<T> implements Serde<T> {
     }
 
     private static final JsonFactory FACTORY = JsonSerde.mapper().getFactory();
+    // Field names encoded once, not on every record.
+    private static final SerializableString REQUEST_ID = new SerializedString("requestId");
+    private static final SerializableString API_KEY = new SerializedString("apiKey");
+    private static final SerializableString PLAN = new SerializedString("plan");
+    private static final SerializableString ALLOWED = new SerializedString("allowed");
+    private static final SerializableString REASON = new SerializedString("reason");
+    private static final SerializableString POLICY = new SerializedString("policy");
+    private static final SerializableString LIMIT = new SerializedString("limit");
+    private static final SerializableString REMAINING = new SerializedString("remaining");
+    private static final SerializableString RESET_SECONDS = new SerializedString("resetSeconds");
+    private static final SerializableString RETRY_AFTER_SECONDS = new SerializedString("retryAfterSeconds");
+    private static final SerializableString DELAY_MS = new SerializedString("delayMs");
+    private static final SerializableString EVENT_TIME = new SerializedString("eventTime");
+    private static final SerializableString HEADERS = new SerializedString("headers");
+    private static final SerializableString QUOTA = new SerializedString("quota");
+    private static final SerializableString HOUR = new SerializedString("hour");
+    private static final SerializableString DENIED = new SerializedString("denied");
+    private static final SerializableString ALLOWED_COST = new SerializedString("allowedCost");
+    private static final SerializableString DENIED_COST = new SerializedString("deniedCost");
+    private static final SerializableString QUOTA_DENIED = new SerializedString("quotaDenied");
 
     private final Class<T> type;
     private final Fields<T> fields;
@@ -69,19 +91,20 @@ final class FieldJsonSerde<T> implements Serde<T> {
     }
 
     private static void writeDecision(Decision decision, JsonGenerator json) throws IOException {
-        json.writeStringField("requestId", decision.requestId());
-        json.writeStringField("apiKey", decision.apiKey());
-        json.writeStringField("plan", decision.plan());
-        json.writeBooleanField("allowed", decision.allowed());
-        json.writeStringField("reason", decision.reason() == null ? null : decision.reason().name());
-        json.writeStringField("policy", decision.policy());
-        json.writeNumberField("limit", decision.limit());
-        json.writeNumberField("remaining", decision.remaining());
-        json.writeNumberField("resetSeconds", decision.resetSeconds());
-        json.writeNumberField("retryAfterSeconds", decision.retryAfterSeconds());
-        json.writeNumberField("delayMs", decision.delayMs());
-        writeInstant("eventTime", decision.eventTime(), json);
-        json.writeFieldName("headers");
+        writeString(REQUEST_ID, decision.requestId(), json);
+        writeString(API_KEY, decision.apiKey(), json);
+        writeString(PLAN, decision.plan(), json);
+        json.writeFieldName(ALLOWED);
+        json.writeBoolean(decision.allowed());
+        writeString(REASON, decision.reason() == null ? null : decision.reason().name(), json);
+        writeString(POLICY, decision.policy(), json);
+        writeNumber(LIMIT, decision.limit(), json);
+        writeNumber(REMAINING, decision.remaining(), json);
+        writeNumber(RESET_SECONDS, decision.resetSeconds(), json);
+        writeNumber(RETRY_AFTER_SECONDS, decision.retryAfterSeconds(), json);
+        writeNumber(DELAY_MS, decision.delayMs(), json);
+        writeInstant(EVENT_TIME, decision.eventTime(), json);
+        json.writeFieldName(HEADERS);
         if (decision.headers() == null) {
             json.writeNull();
             return;
@@ -94,18 +117,28 @@ final class FieldJsonSerde<T> implements Serde<T> {
     }
 
     private static void writeKeyUsage(KeyUsage usage, JsonGenerator json) throws IOException {
-        json.writeStringField("apiKey", usage.apiKey());
-        json.writeStringField("plan", usage.plan());
-        json.writeNumberField("quota", usage.quota());
-        writeInstant("hour", usage.hour(), json);
-        json.writeNumberField("allowed", usage.allowed());
-        json.writeNumberField("denied", usage.denied());
-        json.writeNumberField("allowedCost", usage.allowedCost());
-        json.writeNumberField("deniedCost", usage.deniedCost());
-        json.writeNumberField("quotaDenied", usage.quotaDenied());
+        writeString(API_KEY, usage.apiKey(), json);
+        writeString(PLAN, usage.plan(), json);
+        writeNumber(QUOTA, usage.quota(), json);
+        writeInstant(HOUR, usage.hour(), json);
+        writeNumber(ALLOWED, usage.allowed(), json);
+        writeNumber(DENIED, usage.denied(), json);
+        writeNumber(ALLOWED_COST, usage.allowedCost(), json);
+        writeNumber(DENIED_COST, usage.deniedCost(), json);
+        writeNumber(QUOTA_DENIED, usage.quotaDenied(), json);
     }
 
-    private static void writeInstant(String field, Instant instant, JsonGenerator json) throws IOException {
-        json.writeStringField(field, instant == null ? null : instant.toString());
+    private static void writeString(SerializableString field, String value, JsonGenerator json) throws IOException {
+        json.writeFieldName(field);
+        json.writeString(value);
+    }
+
+    private static void writeNumber(SerializableString field, long value, JsonGenerator json) throws IOException {
+        json.writeFieldName(field);
+        json.writeNumber(value);
+    }
+
+    private static void writeInstant(SerializableString field, Instant instant, JsonGenerator json) throws IOException {
+        writeString(field, instant == null ? null : InstantText.of(instant), json);
     }
 }
