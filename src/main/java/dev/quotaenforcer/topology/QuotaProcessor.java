@@ -97,6 +97,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
+        // Kafka Streams initializes the same processor again when it revives its task from the changelog.
+        newestEventTime = Long.MIN_VALUE;
         context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
     }
 

@@ -84,6 +84,12 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
         this.store = context.getStateStore(HourlyUsageStore.NAME);
         this.writes = context.getStateStore(WRITES_STORE);
         this.task = context.taskId().toString();
+        // Kafka Streams initializes the same processor again when it revives or resumes its task: what it
+        // kept in memory then belongs to state that may have been rolled back, so it starts from the store.
+        unwritten.clear();
+        planShares.clear();
+        changedPlanShares.clear();
+        newestEventTime = Long.MIN_VALUE;
         Long lastWrite = writes.get(LAST_WRITE);
         nextWrite = lastWrite == null ? 1 : lastWrite + 1;
         try (KeyValueIterator<String, HourlyUsageStore.Entry> all = store.all()) {
@@ -109,14 +115,28 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
             return;
         }
         String key = HourlyUsageStore.key(delta.apiKey(), hourMs);
-        HourlyUsageStore.Entry before = store.get(key);
-        KeyUsage after = before == null ? delta : before.usage().plus(delta);
+        KeyUsage before = current(key);
+        KeyUsage after = before == null ? delta : before.plus(delta);
         store.put(key, new HourlyUsageStore.Entry(after, nextWrite));
         unwritten.put(key, after);
         if (before != null) {
-            addToPlanShare(before.usage(), -1);
+            addToPlanShare(before, -1);
         }
         addToPlanShare(after, 1);
+    }
+
+    /**
+     * The key's figure for the hour: a figure counted since the last write is the store's value, kept
+     * at hand, so a busy key's store read (a serialized key, a sorted-cache lookup, a decoded value)
+     * is paid once per write interval rather than per decision.
+     */
+    private KeyUsage current(String key) {
+        KeyUsage counted = unwritten.get(key);
+        if (counted != null) {
+            return counted;
+        }
+        HourlyUsageStore.Entry stored = store.get(key);
+        return stored == null ? null : stored.usage();
     }
 
     private boolean closed(long hourMs) {

@@ -136,6 +136,10 @@ class UsageRecorderTest {
                 } else if (action == 1) {
                     // A restart: the stores as they were committed, the recorder's memory gone.
                     recorder = started();
+                } else if (action == 2) {
+                    // Kafka Streams closes and initializes the same processor again when it revives or resumes a task.
+                    recorder.close();
+                    recorder.init(context);
                 } else {
                     time += random.nextInt(20_000);
                     String apiKey = "k-" + random.nextInt(8);
