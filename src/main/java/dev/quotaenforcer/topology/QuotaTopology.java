@@ -1,8 +1,11 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.config.EnforcerConfig;
+import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.CommandParser;
+import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
+import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import java.time.Duration;
@@ -28,11 +31,12 @@ import org.apache.kafka.streams.state.Stores;
  * Builds the enforcer's Kafka Streams topology from its configuration.
  *
  * <pre>
- * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions (+ reply topic)
- *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 ├─ exceeded, blocks
- *                    └─ unreadable ─ dead-letter (+ INVALID_REQUEST decision when answerable)
- * commands ─ intake ─┬─ on the key's partition ──────────────────┤                 └─ applied commands: blocks
- *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘                   (not applicable: dead-letter)
+ * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ outcome-publisher ─┬─ decisions (+ reply topic)
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 │                     ├─ exceeded, blocks, usage
+ *                    └─ unreadable ─ dead-letter                  │                 │                     └─ commands not applicable:
+ *                         └─ INVALID_REQUEST decision when answerable ──────────────┘                        dead-letter
+ * commands ─ intake ─┬─ on the key's partition ──────────────────┤
+ *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘
  *                    └─ unreadable ─ dead-letter
  * plans ─ validator ─ plan-catalog (global table)     api-keys ─ validator ─ key-catalog (global table)
  * </pre>
@@ -119,8 +123,7 @@ public final class QuotaTopology {
                 .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
                 .defaultBranch(Branched.as("rejected"));
 
-        // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: the
-        // common path (placed on its key's partition, decided) is kept to as few nodes as it takes.
+        // The common path (placed on its key's partition, decided) is kept to as few nodes as it takes.
         KStream<String, KeyInput> placed = routes.get("intake-placed")
                 .mapValues(intake -> KeyInput.of(intake.request()), Named.as("placed-input"));
         KStream<String, KeyInput> rekeyed = routes.get("intake-misplaced")
@@ -133,40 +136,28 @@ public final class QuotaTopology {
         KStream<String, Handled> handled = placed
                 .merge(rekeyed.merge(commandsByKey(builder, placement), Named.as("rekeyed-and-commands")), Named.as("inputs-by-key"))
                 .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
-        Map<String, KStream<String, Handled>> outcomes = handled.split(Named.as("handled-"))
-                .branch((key, value) -> value.isDecision(), Branched.as("decision"))
-                .branch((key, value) -> value.isAppliedCommand(), Branched.as("command-applied"))
-                .defaultBranch(Branched.as("command-not-applicable"));
-        KStream<String, Decided> decided = outcomes.get("handled-decision")
-                .mapValues(Handled::decided, Named.as("decided"));
-        outcomes.get("handled-command-applied")
-                .peek((key, value) -> stats.commandApplied(value.command().type()), Named.as("count-command"))
-                .mapValues(Handled::block, Named.as("command-block"))
-                .to(topics.blocks().name(), topics.blocks().produced());
-        deadLetters(outcomes.get("handled-command-not-applicable")
-                .mapValues(Handled::rejection, Named.as("command-rejection")), "command-apply");
-        decided.flatMapValues(Decided::exceeded, Named.as("exceeded-events"))
-                .peek((key, event) -> stats.exceeded(event), Named.as("count-exceeded"))
-                .to(topics.exceeded().name(), topics.exceeded().produced());
-        buildUsage(decided);
-        decided.filter((key, value) -> value.block() != null, Named.as("block-started"))
-                .mapValues(Decided::block, Named.as("block"))
-                .to(topics.blocks().name(), topics.blocks().produced());
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
-        KStream<String, Decided> answered = rejected
+        KStream<String, Handled> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
-                .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(),
-                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0)), Named.as("invalid-request-decision"));
+                .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(), Handled.of(
+                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0))), Named.as("invalid-request-decision"));
 
-        KStream<String, Decided> allDecisions = decided.merge(answered, Named.as("all-decisions"))
-                .processValues(() -> new DecisionCounter(stats), Named.as("count-decision"));
-        allDecisions.mapValues(Decided::decision, Named.as("decision"))
-                .to(topics.decisions().name(), topics.decisions().produced());
-        allDecisions.filter((key, value) -> value.replyTo() != null, Named.as("reply-requested"))
-                .processValues(ReplyAddressing::new, Named.as("reply-addressing"))
-                .to(ReplyRouting.topic(), ReplyRouting.produced(topics.replies()));
+        // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: one
+        // publisher sends every outcome straight to the node it is for, named below.
+        KStream<String, Object> outcomes = handled.merge(answered, Named.as("all-handled"))
+                .processValues(() -> new OutcomePublisher(stats), Named.as("outcome-publisher"));
+        OutcomePublisher.<Decision>carrying(outcomes).to(topics.decisions().name(),
+                topics.decisions().produced().withName(OutcomePublisher.DECISIONS));
+        OutcomePublisher.<ReplyRouting.Reply>carrying(outcomes).to(ReplyRouting.topic(),
+                ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.REPLIES));
+        OutcomePublisher.<QuotaExceeded>carrying(outcomes).to(topics.exceeded().name(),
+                topics.exceeded().produced().withName(OutcomePublisher.EXCEEDED));
+        OutcomePublisher.<Block>carrying(outcomes).to(topics.blocks().name(),
+                topics.blocks().produced().withName(OutcomePublisher.BLOCKS));
+        buildUsage(OutcomePublisher.carrying(outcomes));
+        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), "command-apply");
     }
 
     /**
@@ -202,8 +193,7 @@ public final class QuotaTopology {
      */
     private void buildUsage(KStream<String, Decided> decided) {
         Map<String, KStream<String, UsageReport>> reports = decided
-                .filter((key, value) -> value.counted(), Named.as("counted-decision"))
-                .process(UsageRecorder.supplier(config.usageIntervalMs(), USAGE_GRACE.toMillis()), Named.as("usage-recorder"))
+                .process(UsageRecorder.supplier(config.usageIntervalMs(), USAGE_GRACE.toMillis()), Named.as(OutcomePublisher.USAGE))
                 .split(Named.as("usage-"))
                 .branch((key, report) -> report.isKeyUsage(), Branched.as("key"))
                 .defaultBranch(Branched.as("plan-share"));
@@ -225,10 +215,15 @@ public final class QuotaTopology {
     }
 
 
-    private <K> void deadLetters(KStream<K, Rejection> rejections, String name) {
+    /** The name of the node that writes the dead letters of {@code source}. */
+    static String deadLetterNode(String source) {
+        return source + "-dead-letter";
+    }
+
+    private <K> void deadLetters(KStream<K, Rejection> rejections, String source) {
         int maxBytes = config.deadLetterMaxBytes();
-        rejections.process(() -> new DeadLetterWriter<K>(maxBytes), Named.as(name + "-dead-letter"))
-                .peek((key, value) -> stats.deadLettered(name), Named.as(name + "-count-dead-letter"))
+        rejections.process(() -> new DeadLetterWriter<K>(maxBytes), Named.as(deadLetterNode(source)))
+                .peek((key, value) -> stats.deadLettered(source), Named.as(source + "-count-dead-letter"))
                 .to(topics.deadLetter().name(), topics.deadLetter().produced());
     }
 }

@@ -1,0 +1,79 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.Block;
+import dev.quotaenforcer.event.QuotaExceeded;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+
+/**
+ * Sends what a key's task made of each input where it goes, counting it on the way: a decision to the
+ * decisions topic, the gateway's reply address, the usage recorder and, when it opens a denial, the
+ * exceeded and blocks topics; an admin command's outcome to the blocks or dead-letter topic. One node
+ * names each destination, where a chain of DSL filters and maps cost Kafka Streams a record copy, its
+ * headers and a forward for every step of every decision.
+ */
+final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Object> {
+
+    static final String DECISIONS = "decisions-sink";
+    static final String REPLIES = "replies-sink";
+    static final String EXCEEDED = "exceeded-sink";
+    static final String BLOCKS = "blocks-sink";
+    static final String USAGE = "usage-recorder";
+    static final String COMMAND_REJECTIONS = QuotaTopology.deadLetterNode("command-apply");
+
+    private final DecisionStats stats;
+    private FixedKeyProcessorContext<String, Object> context;
+
+    OutcomePublisher(DecisionStats stats) {
+        this.stats = stats;
+    }
+
+    /**
+     * The publisher's output seen as carrying the one type it sends to the node about to be attached:
+     * it forwards to each node by name, with that node's type only.
+     */
+    @SuppressWarnings("unchecked")
+    static <V> KStream<String, V> carrying(KStream<String, Object> outcomes) {
+        return (KStream<String, V>) (KStream<String, ?>) outcomes;
+    }
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, Handled> record) {
+        Handled handled = record.value();
+        if (handled.isDecision()) {
+            publish(record, handled.decided());
+        } else if (handled.isAppliedCommand()) {
+            stats.commandApplied(handled.command().type());
+            context.forward(record.withValue(handled.block()), BLOCKS);
+        } else {
+            context.forward(record.withValue(handled.rejection()), COMMAND_REJECTIONS);
+        }
+    }
+
+    private void publish(FixedKeyRecord<String, Handled> record, Decided decided) {
+        stats.decided(decided.decision(), record.timestamp());
+        context.forward(record.withValue(decided.decision()), DECISIONS);
+        if (decided.replyTo() != null) {
+            context.forward(record.withValue(new ReplyRouting.Reply(decided.decision(), decided.replyTo()))
+                    .withHeaders(ReplyRouting.replyHeaders(decided.replyTo())), REPLIES);
+        }
+        for (QuotaExceeded event : decided.exceeded()) {
+            stats.exceeded(event);
+            context.forward(record.withValue(event), EXCEEDED);
+        }
+        if (decided.counted()) {
+            context.forward(record.withValue(decided), USAGE);
+        }
+        Block block = decided.block();
+        if (block != null) {
+            context.forward(record.withValue(block), BLOCKS);
+        }
+    }
+}
