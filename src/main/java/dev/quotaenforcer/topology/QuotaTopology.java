@@ -211,7 +211,7 @@ public final class QuotaTopology {
 
     /** The key of an hour's figure of a key or plan, {@code <id>@<hour>}, in the usage topics and the plan usage store. */
     public static String hourKey(String id, Instant hour) {
-        return id + "@" + hour;
+        return id + "@" + InstantText.of(hour);
     }
 
 

@@ -18,7 +18,9 @@ import org.junit.jupiter.api.Test;
 /** Records written field by field are byte for byte what the generic JSON serde writes, and read back. */
 class FieldJsonSerdeTest {
 
-    private static final List<String> TEXTS = List.of("r-1", "clé \"quoted\" \\ ü 🔑", "", "line\nbreak\ttab\u0001");
+    private static final List<String> TEXTS = List.of("r-1", "clé \"quoted\" \\ ü 🔑", "", "line\nbreak\ttab\u0001",
+            controlCharacters(), "/ \u007f \u0080 \u07ff \u0800 \u2028 \uffff 鍵 \ud83d\ude00");
+    private static final long[] EDGE_NUMBERS = {Long.MIN_VALUE, Long.MIN_VALUE + 1, -10, -1, 0, 1, 9, 10, Long.MAX_VALUE};
 
     @Test
     void writesDecisionsAsTheGenericSerdeDoes() {
@@ -27,12 +29,13 @@ class FieldJsonSerdeTest {
         for (int i = 0; i < 2_000; i++) {
             Map<String, String> headers = new LinkedHashMap<>();
             for (int h = random.nextInt(6); h > 0; h--) {
-                headers.put("RateLimit-" + h, TEXTS.get(random.nextInt(TEXTS.size())) + random.nextLong());
+                headers.put("RateLimit-" + h + TEXTS.get(random.nextInt(TEXTS.size())),
+                        TEXTS.get(random.nextInt(TEXTS.size())) + random.nextLong());
             }
             assertSameAsGeneric(FieldJsonSerde.decisions(), new JsonSerde<>(Decision.class), new Decision(text(random),
                     text(random), text(random), random.nextBoolean(),
                     random.nextInt(8) == 0 ? null : reasons[random.nextInt(reasons.length)], text(random),
-                    random.nextLong(), random.nextLong(), random.nextInt(), -1 + random.nextInt(5), random.nextInt(1000),
+                    number(random), number(random), random.nextInt(), -1 + random.nextInt(5), number(random),
                     instant(random), random.nextInt(8) == 0 ? null : headers));
         }
     }
@@ -42,8 +45,8 @@ class FieldJsonSerdeTest {
         Random random = new Random(20261201L);
         for (int i = 0; i < 2_000; i++) {
             assertSameAsGeneric(FieldJsonSerde.keyUsage(), new JsonSerde<>(KeyUsage.class), new KeyUsage(text(random),
-                    text(random), random.nextLong(), instant(random), random.nextLong(), random.nextInt(), random.nextLong(),
-                    random.nextInt(100), random.nextLong()));
+                    text(random), number(random), instant(random), number(random), random.nextInt(), number(random),
+                    random.nextInt(100), number(random)));
         }
     }
 
@@ -63,6 +66,18 @@ class FieldJsonSerdeTest {
 
     private static String text(Random random) {
         return random.nextInt(6) == 0 ? null : TEXTS.get(random.nextInt(TEXTS.size()));
+    }
+
+    private static long number(Random random) {
+        return random.nextBoolean() ? EDGE_NUMBERS[random.nextInt(EDGE_NUMBERS.length)] : random.nextLong();
+    }
+
+    private static String controlCharacters() {
+        StringBuilder text = new StringBuilder();
+        for (char c = 0; c < 0x20; c++) {
+            text.append(c);
+        }
+        return text.toString();
     }
 
     private static Instant instant(Random random) {
