@@ -28,8 +28,4 @@ record Handled(Decided decided, KeyCommand command, Block block, Rejection rejec
     boolean isAppliedCommand() {
         return command != null && rejection == null;
     }
-
-    boolean isRejectedCommand() {
-        return rejection != null;
-    }
 }
