@@ -21,7 +21,9 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
     static final String EXCEEDED = "exceeded-sink";
     static final String BLOCKS = "blocks-sink";
     static final String USAGE = "usage-recorder";
-    static final String COMMAND_REJECTIONS = QuotaTopology.deadLetterNode("command-apply");
+    /** Where commands that could not apply come from, as their dead letters and counts name it. */
+    static final String COMMAND_APPLY = "command-apply";
+    static final String COMMAND_REJECTIONS = QuotaTopology.deadLetterNode(COMMAND_APPLY);
 
     private final DecisionStats stats;
     private FixedKeyProcessorContext<String, Object> context;

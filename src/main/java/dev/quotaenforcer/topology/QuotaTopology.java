@@ -157,7 +157,7 @@ public final class QuotaTopology {
         OutcomePublisher.<Block>carrying(outcomes).to(topics.blocks().name(),
                 topics.blocks().produced().withName(OutcomePublisher.BLOCKS));
         buildUsage(OutcomePublisher.carrying(outcomes));
-        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), "command-apply");
+        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
     }
 
     /**
