@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,6 +75,8 @@ public final class StateScenario implements Scenario {
     private static final String READY = "quota-enforcer ready";
     /** Only stops a hung run: a loaded machine may take many times longer than an idle one. */
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
+    /** How far back the requests' event times reach: inside the enforcer's default lateness bound of 5 minutes. */
+    private static final Duration EVENT_SPREAD = Duration.ofMinutes(4);
     private static final double MIB = 1024 * 1024;
     /** A JVM stopped by SIGTERM exits with 128 + 15 once its shutdown hooks (the enforcer's clean stop) have run. */
     private static final int EXIT_ON_SIGTERM = 143;
@@ -163,8 +166,11 @@ public final class StateScenario implements Scenario {
                 "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + APPLICATION,
                 "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
                 "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort));
-        // Event times fill the last whole hour, so each key has one hourly window and none has expired by the end.
-        Instant hour = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(1));
+        // Event times fill the minutes before now within this hour (the broker stamps the records, and the
+        // enforcer decides nothing more than its lateness bound behind them): each key has one hourly window,
+        // none expired by the end.
+        Instant now = Instant.now();
+        Instant from = Collections.max(List.of(now.truncatedTo(ChronoUnit.HOURS), now.minus(EVENT_SPREAD)));
         Measured measured = new Measured(keys);
         try (EnforcerProcess first = EnforcerProcess.start(jvm, runArgs, context.outDir().resolve("state-enforcer.log"))) {
             first.awaitLine(READY, TIMEOUT);
@@ -173,7 +179,7 @@ public final class StateScenario implements Scenario {
             measured.idle = ProcessMemory.parseStatus(first.procStatus());
             measured.liveHeapIdle = liveHeap(first);
             long start = System.nanoTime();
-            measured.predictedValueBytes = produce(cluster, topics.requests().name(), plan, keys, hour);
+            measured.predictedValueBytes = produce(cluster, topics.requests().name(), plan, keys, from, Duration.between(from, now));
             context.progress().say(name(), "produced " + keys + " requests, one per key, in "
                     + Numbers.of((System.nanoTime() - start) / 1e9) + " s");
             awaitCommitted(context, cluster, topics.requests().name(), keys, first);
@@ -228,25 +234,25 @@ public final class StateScenario implements Scenario {
     }
 
     /**
-     * One request per key, key {@code i} at {@code i/keys} of the hour, with the event time as the
-     * record's timestamp too (so stream time, and with it the expiry sweeps, moves through the hour).
-     * Returns the mean size the codec gives each key's state after its request, for comparison.
+     * One request per key, key {@code i} at {@code i/keys} of the spread after {@code from}. Returns the
+     * mean size the codec gives each key's state after its request, for comparison.
      */
-    private static double produce(Map<String, Object> cluster, String topic, Plan plan, int keys, Instant hour) {
+    private static double produce(Map<String, Object> cluster, String topic, Plan plan, int keys, Instant from,
+                                  Duration spread) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        long hourMs = Duration.ofHours(1).toMillis();
+        long spreadMs = spread.toMillis();
         long predictedBytes = 0;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             for (int i = 0; i < keys; i++) {
                 String apiKey = "key-" + i;
-                long time = hour.toEpochMilli() + i * hourMs / keys;
+                long time = from.toEpochMilli() + i * spreadMs / keys;
                 String json = "{\"requestId\":\"r-" + i + "\",\"apiKey\":\"" + apiKey + "\",\"cost\":1,\"timestamp\":\""
                         + Instant.ofEpochMilli(time) + "\"}";
-                producer.send(new ProducerRecord<>(topic, null, time, apiKey.getBytes(StandardCharsets.UTF_8),
+                producer.send(new ProducerRecord<>(topic, apiKey.getBytes(StandardCharsets.UTF_8),
                         json.getBytes(StandardCharsets.UTF_8)));
                 predictedBytes += KeyStateCodec.encode(QuotaEngine.evaluate(plan, null, time, 1).state()).length;
             }

@@ -46,10 +46,14 @@ public final class EnforcerConfig extends AbstractConfig {
     private static final String EXPIRY_INTERVAL_MS_DOC = "Stream-time interval at which keys whose every window has "
             + "expired are deleted from the state store.";
 
-    public static final String EXPIRY_GRACE_MS_CONFIG = "quota.expiry.grace.ms";
-    private static final String EXPIRY_GRACE_MS_DOC = "How long past a key's last window its state is kept, in event "
-            + "time: a request up to this late (behind the newest request of its task) is still decided against the "
-            + "state it would have found.";
+    /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
+    private static final long MAX_LATENESS_MS = 100L * 366 * 24 * 3_600_000;
+    public static final String REQUEST_MAX_LATENESS_MS_CONFIG = "quota.request.max.lateness.ms";
+    private static final String REQUEST_MAX_LATENESS_MS_DOC = "How far a request's event time may lie behind the newest "
+            + "record timestamp its task has decided (the broker's append time): up to this late it is decided at its "
+            + "own time, against the state it would have found; later, at this bound, and dead-lettered as "
+            + "LATE_REQUEST. The same bound says when an idle key's state is deleted and when an hour's usage closes, "
+            + "so neither is ever seen by a decision.";
 
     public static final String USAGE_INTERVAL_MS_CONFIG = "quota.usage.interval.ms";
     private static final String USAGE_INTERVAL_MS_DOC = "Wall-clock interval at which each task writes the usage "
@@ -94,9 +98,10 @@ public final class EnforcerConfig extends AbstractConfig {
                     Importance.LOW, REQUEST_MAX_COST_DOC)
             .define(REQUEST_MAX_AHEAD_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW,
                     REQUEST_MAX_AHEAD_MS_DOC)
-            .define(EXPIRY_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.atLeast(1_000), Importance.LOW,
+            .define(EXPIRY_INTERVAL_MS_CONFIG, Type.LONG, 60_000L, Range.between(1_000, 86_400_000), Importance.LOW,
                     EXPIRY_INTERVAL_MS_DOC)
-            .define(EXPIRY_GRACE_MS_CONFIG, Type.LONG, 300_000L, Range.atLeast(0), Importance.LOW, EXPIRY_GRACE_MS_DOC)
+            .define(REQUEST_MAX_LATENESS_MS_CONFIG, Type.LONG, 300_000L, Range.between(0, MAX_LATENESS_MS),
+                    Importance.LOW, REQUEST_MAX_LATENESS_MS_DOC)
             .define(USAGE_INTERVAL_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW, USAGE_INTERVAL_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
                     Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC)
@@ -164,8 +169,8 @@ public final class EnforcerConfig extends AbstractConfig {
         return getLong(EXPIRY_INTERVAL_MS_CONFIG);
     }
 
-    public long expiryGraceMs() {
-        return getLong(EXPIRY_GRACE_MS_CONFIG);
+    public long requestMaxLatenessMs() {
+        return getLong(REQUEST_MAX_LATENESS_MS_CONFIG);
     }
 
     public long usageIntervalMs() {

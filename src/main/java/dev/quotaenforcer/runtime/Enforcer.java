@@ -30,7 +30,11 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -146,6 +150,7 @@ public final class Enforcer implements AutoCloseable {
                 throw new IllegalStateException("topic " + commands + " has " + commandPartitions + " partitions but "
                         + requests + " has " + partitions + "; they must have as many (add partitions to the smaller)");
             }
+            requireBrokerTimestamps(admin, List.of(requests, commands));
             Map<String, Object> sized = new HashMap<>(settings);
             sized.put(EnforcerConfig.REQUEST_PARTITIONS_CONFIG, partitions);
             return sized;
@@ -158,6 +163,28 @@ public final class Enforcer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while describing topics " + requests + " and " + commands, e);
+        }
+    }
+
+    /**
+     * The enforcer's clock is its input's record timestamps: on these topics the broker must set them
+     * (LogAppendTime), or one producer's clock, skewed or hostile, would expire every other key's state
+     * and close usage hours early. A replay sees the same stamps, so it decides alike.
+     */
+    private static void requireBrokerTimestamps(Admin admin, List<String> topics)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        List<ConfigResource> resources = topics.stream().map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t)).toList();
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(60, TimeUnit.SECONDS);
+        for (ConfigResource resource : resources) {
+            ConfigEntry type = configs.get(resource).get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG);
+            String value = type == null ? null : type.value();
+            if (!"LogAppendTime".equals(value)) {
+                throw new IllegalStateException("topic " + resource.name() + " has " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
+                        + "=" + value + ": the enforcer requires LogAppendTime, so that the broker, not a producer, stamps "
+                        + "the records it keeps time by; set it with kafka-configs.sh --alter --entity-type topics "
+                        + "--entity-name " + resource.name() + " --add-config " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
+                        + "=LogAppendTime");
+            }
         }
     }
 

@@ -10,8 +10,13 @@ import java.util.List;
 /**
  * The output of deciding one request: the decision, the quota-exceeded events it opened, where the
  * gateway waits for it (null when it reads the decisions topic), and the request's cost.
+ *
+ * @param sweptTo the deciding task's committed watermark: no later decision of the task is earlier
+ *                (Long.MIN_VALUE before its first sweep), so usage hours ending by then are complete
+ * @param late    the dead letter of a request decided at the lateness bound, else null
  */
-public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota) {
+public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota,
+                      long sweptTo, Rejection late) {
 
     /**
      * The block this decision starts: when it opens a run of denials that waiting can end. A cost

@@ -24,6 +24,9 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
     /** Where commands that could not apply come from, as their dead letters and counts name it. */
     static final String COMMAND_APPLY = "command-apply";
     static final String COMMAND_REJECTIONS = QuotaTopology.deadLetterNode(COMMAND_APPLY);
+    /** Where requests decided at the lateness bound come from, as their dead letters and counts name it. */
+    static final String LATE = "late-request";
+    static final String LATE_REQUESTS = QuotaTopology.deadLetterNode(LATE);
 
     private final DecisionStats stats;
     private FixedKeyProcessorContext<String, Object> context;
@@ -72,6 +75,9 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
         }
         if (decided.counted()) {
             context.forward(record.withValue(decided), USAGE);
+        }
+        if (decided.late() != null) {
+            context.forward(record.withValue(decided.late()), LATE_REQUESTS);
         }
         Block block = decided.block();
         if (block != null) {

@@ -14,6 +14,7 @@ import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -36,57 +37,72 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Decides each request against its key's plan, keeping one compact state value per API key in a
- * RocksDB store backed by a changelog topic. Keys whose every window has passed are deleted by a
- * stream-time punctuator, so the store holds active keys only and a replay expires them exactly
- * as the live run did. "Passed" is judged by event time, the time decisions are made in: a key goes
- * once the newest event this task decided is a grace period beyond the key's last window, so an
- * event of another key up to that much late still finds the state it would have found.
+ * RocksDB store backed by a changelog topic.
+ *
+ * <p>The task's clock is the newest record timestamp it has decided: the broker's append time
+ * ({@code message.timestamp.type=LogAppendTime} on the requests topic), which no producer sets and a
+ * replay sees again. A request is decided at its own event time, but never earlier than the
+ * task's lateness bound, {@code clock - maxLateness}, nor earlier than the watermark the task has
+ * swept to. Keys whose every window has passed by that watermark are deleted by a stream-time
+ * punctuator, and the watermark is kept in a store committed with them. So a deletion is never seen:
+ * every later request of a deleted key is decided at or after the watermark, where its old state
+ * and no state decide alike. What the bound costs is stated on the request it moves: a request
+ * later than the bound (a gateway's lagging clock, or a re-keyed record held back by a failover
+ * upstream) is decided at the bound and dead-lettered as {@code LATE_REQUEST}.
  *
  * <p>Admin commands of a key arrive at the same task, from the co-partitioned commands topic, and
  * are applied to the same store between the key's requests ({@link KeyCommands}), so each takes
  * effect exactly once and in one order with the requests around it. A command that cannot apply
- * (a policy its plan lacks, say) is dead-lettered with the reason. Commands do not move the expiry
- * clock: they are operators' wall-clock events, and a key they touched is kept until its grant or
- * block ends anyway.
+ * (a policy its plan lacks, say) is dead-lettered with the reason. Commands do not move the clock:
+ * they are operators' events, and a key they touched is kept until its grant or block ends anyway.
  */
 final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handled> {
 
     /** The per-task store of key states: API key to {@link KeyStateCodec} bytes. */
     static final String STATE_STORE = "quota-state";
+    /** The per-task store of the watermark swept to, under {@link #SWEPT_TO}. */
+    static final String WATERMARK_STORE = "quota-watermark";
+    private static final String SWEPT_TO = "swept-to";
+    /** The error of the dead letter a request later than the lateness bound leaves. */
+    static final String LATE_REQUEST = "LATE_REQUEST";
 
     private static final Logger LOG = LoggerFactory.getLogger(QuotaProcessor.class);
 
     private final String defaultPlan;
     private final long expiryIntervalMs;
-    private final long expiryGraceMs;
+    private final long maxLatenessMs;
     private final PlanCache plans = new PlanCache();
-    /** Newest event time decided by this task since it started; expiry never runs ahead of it. */
-    private long newestEventTime = Long.MIN_VALUE;
+    /** Newest record timestamp of a request this task decided since it started. */
+    private long clock = Long.MIN_VALUE;
+    /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
+    private long sweptTo = Long.MIN_VALUE;
     private FixedKeyProcessorContext<String, Handled> context;
     private KeyValueStore<String, byte[]> states;
+    private KeyValueStore<String, Long> watermark;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long expiryGraceMs) {
+    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs) {
         this.defaultPlan = defaultPlan;
         this.expiryIntervalMs = expiryIntervalMs;
-        this.expiryGraceMs = expiryGraceMs;
+        this.maxLatenessMs = maxLatenessMs;
     }
 
-    /** Supplies the processor together with the store it owns. */
+    /** Supplies the processor together with the stores it owns. */
     static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
-                                                                       long expiryGraceMs) {
+                                                                       long maxLatenessMs) {
         return new FixedKeyProcessorSupplier<>() {
             @Override
             public FixedKeyProcessor<String, KeyInput, Handled> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs, expiryGraceMs);
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs);
             }
 
             @Override
             public Set<StoreBuilder<?>> stores() {
                 StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
-                return Set.of(store.withCachingEnabled());
+                return Set.of(store.withCachingEnabled(), Stores.keyValueStoreBuilder(
+                        Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(), Serdes.Long()));
             }
         };
     }
@@ -97,8 +113,11 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
+        this.watermark = context.getStateStore(WATERMARK_STORE);
         // Kafka Streams initializes the same processor again when it revives its task from the changelog.
-        newestEventTime = Long.MIN_VALUE;
+        clock = Long.MIN_VALUE;
+        Long stored = watermark.get(SWEPT_TO);
+        sweptTo = stored == null ? Long.MIN_VALUE : stored;
         context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
     }
 
@@ -106,28 +125,45 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     public void process(FixedKeyRecord<String, KeyInput> record) {
         RequestEvent request = record.value().request();
         if (request == null) {
-            context.forward(record.withValue(apply(record.value().command(), record.timestamp())));
+            context.forward(record.withValue(apply(record.value().command(), Math.max(record.timestamp(), bound()))));
             return;
         }
+        clock = Math.max(clock, record.timestamp());
+        long bound = bound();
+        Rejection late = request.timestamp() < bound ? late(request, bound) : null;
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
-        context.forward(record.withValue(Handled.of(decide(request))));
+        context.forward(record.withValue(Handled.of(decide(request, Math.max(request.timestamp(), bound), late))));
     }
 
-    private Decided decide(RequestEvent request) {
+    private Decided decide(RequestEvent request, long time, Rejection late) {
         String planId = planIdOf(request.apiKey());
         if (planId == null) {
-            return rejected(request, null, Reason.UNKNOWN_API_KEY);
+            return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
         }
         Plan plan = plan(planId);
         if (plan == null) {
-            return rejected(request, planId, Reason.UNKNOWN_PLAN);
+            return rejected(request, planId, Reason.UNKNOWN_PLAN, time, late);
         }
-        Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), request.timestamp(), request.cost());
-        newestEventTime = Math.max(newestEventTime, evaluation.decidedAt());
+        Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), time, request.cost());
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
         return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
-                request.cost(), plan.quotaLimit());
+                request.cost(), plan.quotaLimit(), sweptTo, late);
+    }
+
+    /** The earliest time anything may be decided or applied at now. */
+    private long bound() {
+        return clock == Long.MIN_VALUE ? sweptTo : Math.max(sweptTo, clock - maxLatenessMs);
+    }
+
+    /** The dead letter of a request decided at the lateness bound rather than at its own, earlier time. */
+    private Rejection late(RequestEvent request, long bound) {
+        String reason = "event time " + Instant.ofEpochMilli(request.timestamp()) + " is " + (bound - request.timestamp())
+                + " ms before the lateness bound " + Instant.ofEpochMilli(bound) + " (the task's newest record at "
+                + Instant.ofEpochMilli(clock) + " less " + maxLatenessMs + " ms, or the watermark its idle keys were"
+                + " deleted by); decided at the bound";
+        return new Rejection(LATE_REQUEST, reason, request.apiKey().getBytes(StandardCharsets.UTF_8),
+                Topics.REKEYED.valueSerde().serializer().serialize(null, request), new RecordHeaders());
     }
 
     /** Applies a command at its record's time; the key's plan is needed by reset and grant of a policy only. */
@@ -186,16 +222,19 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
     }
 
-    private static Decided rejected(RequestEvent request, String plan, Reason reason) {
-        return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, request.timestamp()),
-                List.of(), request.replyTo(), request.cost(), 0);
+    private Decided rejected(RequestEvent request, String plan, Reason reason, long time, Rejection late) {
+        return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, time),
+                List.of(), request.replyTo(), request.cost(), 0, sweptTo, late);
     }
 
     private void expireIdleKeys(long streamTime) {
-        if (newestEventTime == Long.MIN_VALUE) {
+        if (clock == Long.MIN_VALUE || clock - maxLatenessMs <= sweptTo) {
             return;
         }
-        long idleBefore = newestEventTime - expiryGraceMs;
+        long idleBefore = clock - maxLatenessMs;
+        // Committed with the deletions: after a restart nothing is decided before it either.
+        sweptTo = idleBefore;
+        watermark.put(SWEPT_TO, sweptTo);
         // The sweep reads every key of the task's store: its cost grows with the active keys, so operators may time it.
         long startNanos = System.nanoTime();
         long scanned = 0;

@@ -8,7 +8,6 @@ import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,6 @@ public final class QuotaTopology {
     public static final String USAGE_STORE = HourlyUsageStore.NAME;
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
-    /** How late (in event time) a request may be and still count in its hour's usage. */
-    static final Duration USAGE_GRACE = Duration.ofMinutes(10);
 
     private final EnforcerConfig config;
     private final Topics topics;
@@ -135,14 +132,14 @@ public final class QuotaTopology {
                 .mapValues(KeyInput::of, Named.as("rekeyed-input"));
         KStream<String, Handled> handled = placed
                 .merge(rekeyed.merge(commandsByKey(builder, placement), Named.as("rekeyed-and-commands")), Named.as("inputs-by-key"))
-                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.expiryGraceMs()), Named.as("quota-decider"));
+                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.requestMaxLatenessMs()), Named.as("quota-decider"));
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
         KStream<String, Handled> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
                 .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(), Handled.of(
-                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0))), Named.as("invalid-request-decision"));
+                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0, Long.MIN_VALUE, null))), Named.as("invalid-request-decision"));
 
         // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: one
         // publisher sends every outcome straight to the node it is for, named below.
@@ -158,6 +155,7 @@ public final class QuotaTopology {
                 topics.blocks().produced().withName(OutcomePublisher.BLOCKS));
         buildUsage(OutcomePublisher.carrying(outcomes));
         deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
+        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.LATE);
     }
 
     /**
@@ -193,7 +191,7 @@ public final class QuotaTopology {
      */
     private void buildUsage(KStream<String, Decided> decided) {
         Map<String, KStream<String, UsageReport>> reports = decided
-                .process(UsageRecorder.supplier(config.usageIntervalMs(), USAGE_GRACE.toMillis()), Named.as(OutcomePublisher.USAGE))
+                .process(UsageRecorder.supplier(config.usageIntervalMs()), Named.as(OutcomePublisher.USAGE))
                 .split(Named.as("usage-"))
                 .branch((key, report) -> report.isKeyUsage(), Branched.as("key"))
                 .defaultBranch(Branched.as("plan-share"));

@@ -33,9 +33,9 @@ import org.apache.kafka.streams.state.Stores;
  * the number of its last completed write beside the store, committed with it: on restart, the figures
  * with a later number are the ones a crash kept from being written. Marking them costs one record per
  * write, not one per figure. The plan shares are sums over the store and are recomputed from it when
- * the task starts. An hour is closed (its figures are written one
- * last time and deleted) once the task's newest event time is a grace period past its end; a request
- * even later is decided as usual but no longer counted in its hour.
+ * the task starts. An hour is closed (its figures are written one last time and deleted) once it
+ * ends by the deciding task's committed watermark, before which that task decides nothing more
+ * ({@link QuotaProcessor}): so no decision comes too late for its hour.
  */
 final class UsageRecorder implements Processor<String, Decided, String, UsageReport> {
 
@@ -44,7 +44,6 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     private static final String LAST_WRITE = "last";
 
     private final long intervalMs;
-    private final long graceMs;
     /** Figures counted since the last write, by store key: what the next write takes out. */
     private final Map<String, KeyUsage> unwritten = new LinkedHashMap<>();
     private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
@@ -55,19 +54,19 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     /** The number of the next write: every figure counted now goes out with it. */
     private long nextWrite;
     private String task;
-    private long newestEventTime = Long.MIN_VALUE;
+    /** The newest watermark of the deciding task seen: hours ending by then are complete. */
+    private long sweptTo = Long.MIN_VALUE;
 
-    UsageRecorder(long intervalMs, long graceMs) {
+    UsageRecorder(long intervalMs) {
         this.intervalMs = intervalMs;
-        this.graceMs = graceMs;
     }
 
     /** Supplies the recorder together with the stores it owns. */
-    static ProcessorSupplier<String, Decided, String, UsageReport> supplier(long intervalMs, long graceMs) {
+    static ProcessorSupplier<String, Decided, String, UsageReport> supplier(long intervalMs) {
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, Decided, String, UsageReport> get() {
-                return new UsageRecorder(intervalMs, graceMs);
+                return new UsageRecorder(intervalMs);
             }
 
             @Override
@@ -89,7 +88,7 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
         unwritten.clear();
         planShares.clear();
         changedPlanShares.clear();
-        newestEventTime = Long.MIN_VALUE;
+        sweptTo = Long.MIN_VALUE;
         Long lastWrite = writes.get(LAST_WRITE);
         nextWrite = lastWrite == null ? 1 : lastWrite + 1;
         try (KeyValueIterator<String, HourlyUsageStore.Entry> all = store.all()) {
@@ -108,10 +107,10 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     public void process(Record<String, Decided> record) {
         Decided decided = record.value();
         KeyUsage delta = KeyUsage.of(decided.decision(), decided.cost(), decided.quota());
-        long eventTime = decided.decision().eventTime().toEpochMilli();
-        newestEventTime = Math.max(newestEventTime, eventTime);
+        sweptTo = Math.max(sweptTo, decided.sweptTo());
         long hourMs = delta.hour().toEpochMilli();
         if (closed(hourMs)) {
+            // Only a crash under at-least-once can restore deletions here without the watermark there.
             return;
         }
         String key = HourlyUsageStore.key(delta.apiKey(), hourMs);
@@ -140,13 +139,13 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
     }
 
     private boolean closed(long hourMs) {
-        return newestEventTime != Long.MIN_VALUE && hourMs < firstOpenHour();
+        return sweptTo != Long.MIN_VALUE && hourMs < firstOpenHour();
     }
 
-    /** The start of the earliest hour not yet a grace period past its end, by the task's newest event time. */
+    /** The start of the earliest hour that does not end by the watermark: the hour it falls in. */
     private long firstOpenHour() {
         long hour = HourlyUsageStore.HOUR_MS;
-        return Math.floorDiv(newestEventTime - hour - graceMs, hour) * hour + hour;
+        return Math.floorDiv(sweptTo, hour) * hour;
     }
 
     private void addToPlanShare(KeyUsage usage, int sign) {
@@ -180,7 +179,7 @@ final class UsageRecorder implements Processor<String, Decided, String, UsageRep
 
     /** Deletes the figures of closed hours, already written in full: they sort first in the store. */
     private void closeHours() {
-        if (newestEventTime == Long.MIN_VALUE) {
+        if (sweptTo == Long.MIN_VALUE) {
             return;
         }
         long firstOpenHour = firstOpenHour();

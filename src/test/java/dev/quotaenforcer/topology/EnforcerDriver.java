@@ -6,6 +6,7 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
+import dev.quotaenforcer.event.RequestEvent;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,6 +108,16 @@ final class EnforcerDriver implements AutoCloseable {
 
     void sendBytes(byte[] key, byte[] value, Instant recordTime) {
         requests.pipeInput(key, value, recordTime);
+    }
+
+    /**
+     * Writes a re-keyed request straight onto the repartition topic, as the intake of another task
+     * would have, however late: what a failover upstream does to a re-keyed key's records.
+     */
+    void sendRekeyed(String apiKey, String requestId, Instant eventTime, Instant recordTime) {
+        driver.createInputTopic("quota-enforcer-test-" + Topics.REKEYED_REQUESTS + "-repartition",
+                        Topics.REKEYED.keySerde().serializer(), Topics.REKEYED.valueSerde().serializer())
+                .pipeInput(apiKey, new RequestEvent(requestId, apiKey, 1, eventTime.toEpochMilli()), recordTime);
     }
 
     /** Sends an admin command record keyed {@code key} (null: keyless) at {@code time}. */

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.Test;
 class UsageRecorderTest {
 
     static final Instant NOON = Instant.parse("2026-11-30T12:00:00Z");
-    static final long GRACE_MS = Duration.ofMinutes(10).toMillis();
 
     MockProcessorContext<String, UsageReport> context;
     KeyValueStore<String, HourlyUsageStore.Entry> store;
@@ -93,20 +92,20 @@ class UsageRecorderTest {
     }
 
     @Test
-    void closesAnHourOnceTheNewestEventIsAGracePeriodPastItsEndAndCountsNoLaterRequestInIt() {
+    void closesAnHourOnceTheDecidingTasksWatermarkPassesItsEnd() {
         UsageRecorder recorder = started();
-        recorder.process(decided("k-1", true, NOON.plusSeconds(600)));
-        recorder.process(decided("k-2", true, NOON.plus(Duration.ofMinutes(70))));
-        write(NOON.plus(Duration.ofMinutes(70)));
-        assertEquals(2, keyUsages().size(), "the figures are written before their hour is closed");
-        assertEquals(1, store.approximateNumEntries(), "noon's hour closed 10 minutes after it ended");
+        recorder.process(decided("k-1", "p", true, NOON.plusSeconds(600), Long.MIN_VALUE));
+        recorder.process(decided("k-2", "p", true, NOON.plus(Duration.ofMinutes(62)), NOON.plus(Duration.ofMinutes(59)).toEpochMilli()));
+        write(NOON.plus(Duration.ofMinutes(62)));
+        assertEquals(2, store.approximateNumEntries(), "noon's hour is open while the watermark is inside it");
 
+        recorder.process(decided("k-2", "p", true, NOON.plus(Duration.ofMinutes(66)), NOON.plus(Duration.ofMinutes(60)).toEpochMilli()));
         context.resetForwards();
-        recorder.process(decided("k-1", true, NOON.plusSeconds(1200)));
-        write(NOON.plus(Duration.ofMinutes(71)));
+        write(NOON.plus(Duration.ofMinutes(66)));
 
-        assertEquals(List.of(), keyUsages(), "too late for its hour");
+        assertEquals(1, store.approximateNumEntries(), "noon's hour closed when the watermark reached its end");
         assertNull(store.get(HourlyUsageStore.key("k-1", NOON.toEpochMilli())));
+        assertEquals(List.of(new KeyUsage("k-2", "p", 100, NOON.plus(Duration.ofHours(1)), 2, 0, 2, 0, 0)), keyUsages());
     }
 
     @Test
@@ -145,7 +144,8 @@ class UsageRecorderTest {
                     String apiKey = "k-" + random.nextInt(8);
                     String plan = "p-" + random.nextInt(2);
                     boolean allowed = random.nextBoolean();
-                    recorder.process(decided(apiKey, plan, allowed, Instant.ofEpochMilli(time)));
+                    // The deciding task's watermark trails its decisions: hours close as it passes them.
+                    recorder.process(decided(apiKey, plan, allowed, Instant.ofEpochMilli(time), time - 300_000));
                     String keyHour = apiKey + "@" + Instant.ofEpochMilli(time - Math.floorMod(time, 3_600_000L));
                     counted.computeIfAbsent(keyHour, k -> new long[2])[allowed ? 0 : 1]++;
                     planOf.put(keyHour, plan);
@@ -182,7 +182,7 @@ class UsageRecorderTest {
     }
 
     private UsageRecorder started() {
-        UsageRecorder recorder = new UsageRecorder(1000, GRACE_MS);
+        UsageRecorder recorder = new UsageRecorder(1000);
         recorder.init(context);
         return recorder;
     }
@@ -198,9 +198,14 @@ class UsageRecorderTest {
     }
 
     private static Record<String, Decided> decided(String apiKey, String plan, boolean allowed, Instant time) {
+        return decided(apiKey, plan, allowed, time, Long.MIN_VALUE);
+    }
+
+    private static Record<String, Decided> decided(String apiKey, String plan, boolean allowed, Instant time,
+                                                   long sweptTo) {
         Decision decision = new Decision("r", apiKey, plan, allowed, allowed ? Reason.OK : Reason.RATE_LIMITED, "limit",
                 10, 0, 0, 0, 0, time, Map.of());
-        return new Record<>(apiKey, new Decided(decision, List.of(), null, 1, 100), time.toEpochMilli());
+        return new Record<>(apiKey, new Decided(decision, List.of(), null, 1, 100, sweptTo, null), time.toEpochMilli());
     }
 
     private List<KeyUsage> keyUsages() {

@@ -105,7 +105,7 @@ class UsageTest {
     void figuresOfAMonthsOldHourAreStampedWithTheTimeTheyAreWrittenSoRetentionKeepsThem() {
         Instant monthAgo = NOON.minus(Duration.ofDays(40));
         enforcer.driver.advanceWallClockTime(Duration.ofMinutes(5));
-        enforcer.sendRaw("k-1", "{\"requestId\": \"r\", \"apiKey\": \"k-1\", \"timestamp\": \"" + monthAgo + "\"}", NOON);
+        enforcer.sendRaw("k-1", "{\"requestId\": \"r\", \"apiKey\": \"k-1\", \"timestamp\": \"" + monthAgo + "\"}", monthAgo);
 
         List<TestRecord<String, KeyUsage>> usage = enforcer.usageRecords();
         List<TestRecord<String, PlanUsage>> planUsage = enforcer.planUsageRecords();
