@@ -213,7 +213,8 @@ public final class RequestParser {
         return new Parsed(null, new InvalidRequest(error, reason, requestId, apiKey));
     }
 
-    static String abbreviate(String value) {
+    /** The text itself up to 80 characters, else its first 77 and an ellipsis: how values are quoted in reasons. */
+    public static String abbreviate(String value) {
         return value.length() <= 80 ? value : value.substring(0, 77) + "...";
     }
 }

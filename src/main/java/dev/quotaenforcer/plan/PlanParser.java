@@ -35,6 +35,10 @@ public final class PlanParser {
     /** The log keeps one entry per admitted request, so its limit bounds the memory of every key. */
     public static final long MAX_LOG_LIMIT = 1_000;
     public static final Duration MAX_WINDOW = Duration.ofDays(31);
+    /** Largest plan or assignment JSON accepted: a valid plan at every bound takes a few kilobytes. */
+    public static final int MAX_JSON_BYTES = 16 * 1024;
+    /** Most rate limits a plan may have: every decision carries a header field per policy. */
+    public static final int MAX_RATE_LIMITS = 15;
     /** Refill rates are exact decimals with at most this many fractional digits. */
     public static final int MAX_RATE_SCALE = 6;
 
@@ -68,6 +72,10 @@ public final class PlanParser {
             if (!rateLimits.isArray()) {
                 throw new InvalidPlanException("rateLimits", "must be a list of policies, got " + rateLimits);
             }
+            if (rateLimits.size() > MAX_RATE_LIMITS) {
+                throw new InvalidPlanException("rateLimits", rateLimits.size() + " policies; a plan has at most "
+                        + MAX_RATE_LIMITS + " rate limits");
+            }
             for (int i = 0; i < rateLimits.size(); i++) {
                 LimitPolicy limit = policy(object(rateLimits.get(i), "rateLimits[" + i + "]"), "rateLimits[" + i + "]", null);
                 policies.add(new PlanPolicy(limit, PolicyKind.RATE));
@@ -91,6 +99,11 @@ public final class PlanParser {
     }
 
     /** Parses a key assignment {@code {"plan": "pro"}} and returns the plan id. */
+    /** Whether {@code id} is a name a plan can have: what a key assignment in the catalog must hold. */
+    public static boolean isPlanId(String id) {
+        return id != null && NAME.matcher(id).matches();
+    }
+
     public String parseAssignment(byte[] json) throws InvalidPlanException {
         ObjectNode root = object(readJson(json), "");
         requireKnownFields(root, "", ASSIGNMENT_FIELDS);
@@ -98,6 +111,10 @@ public final class PlanParser {
     }
 
     private JsonNode readJson(byte[] json) throws InvalidPlanException {
+        if (json.length > MAX_JSON_BYTES) {
+            // Written as read to the catalog topics, whose records must stay small.
+            throw new InvalidPlanException("", json.length + " bytes; a plan or assignment has at most " + MAX_JSON_BYTES);
+        }
         try {
             return mapper.readTree(json);
         } catch (JacksonException e) {

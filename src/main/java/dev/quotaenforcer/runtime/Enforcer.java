@@ -4,6 +4,7 @@ import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.http.OperatorServer;
+import dev.quotaenforcer.topology.DeadLetterExceptionHandler;
 import dev.quotaenforcer.topology.DecisionStats;
 import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topics;
@@ -17,6 +18,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -32,6 +34,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -79,7 +82,8 @@ public final class Enforcer implements AutoCloseable {
         // The HTTP API starts first: its port, when picked freely, is part of Kafka Streams' application.server.
         this.operatorServer = config.httpPort() < 0 ? null : OperatorServer.start(config.httpBindAddress(),
                 config.httpPort(), metrics, Clock.systemUTC(), config.defaultPlan());
-        Properties properties = config.streamsProperties();
+        QuotaTopology topology = new QuotaTopology(config, stats, replyTopics);
+        Properties properties = topology.streamsProperties();
         if (!properties.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {
             properties.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
             // Kafka Streams hands the config setter every setting it was given; this one is read back there.
@@ -88,7 +92,7 @@ public final class Enforcer implements AutoCloseable {
         if (operatorServer != null && !properties.containsKey(StreamsConfig.APPLICATION_SERVER_CONFIG)) {
             properties.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.httpAdvertisedHost() + ":" + operatorServer.port());
         }
-        this.streams = new KafkaStreams(new QuotaTopology(config, stats, replyTopics).build(), properties);
+        this.streams = new KafkaStreams(topology.build(), properties);
         streams.setGlobalStateRestoreListener(new RestoreLog(System::nanoTime));
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics);
@@ -151,6 +155,7 @@ public final class Enforcer implements AutoCloseable {
                         + requests + " has " + partitions + "; they must have as many (add partitions to the smaller)");
             }
             requireBrokerTimestamps(admin, List.of(requests, commands));
+            requireRecordsFit(admin, new EnforcerConfig(settings), settings);
             Map<String, Object> sized = new HashMap<>(settings);
             sized.put(EnforcerConfig.REQUEST_PARTITIONS_CONFIG, partitions);
             return sized;
@@ -185,6 +190,42 @@ public final class Enforcer implements AutoCloseable {
                         + "--entity-name " + resource.name() + " --add-config " + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
                         + "=LogAppendTime");
             }
+        }
+    }
+
+    /**
+     * Under exactly-once a record the broker refuses aborts its transaction, and the task refuses it
+     * again on every retry: each output topic must accept the largest record the enforcer writes
+     * there, and the dead-letter topic and the producer the largest dead letter.
+     */
+    private static void requireRecordsFit(Admin admin, EnforcerConfig config, Map<String, Object> settings)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        Topics topics = Topics.withPrefix(config.topicPrefix());
+        List<ConfigResource> resources = new ArrayList<>();
+        topics.outputs().forEach(name -> resources.add(new ConfigResource(ConfigResource.Type.TOPIC, name)));
+        resources.add(new ConfigResource(ConfigResource.Type.TOPIC, topics.deadLetter().name()));
+        Map<ConfigResource, Config> configs = admin.describeConfigs(resources).all().get(60, TimeUnit.SECONDS);
+        for (ConfigResource resource : resources) {
+            boolean deadLetter = resource.name().equals(topics.deadLetter().name());
+            long largest = deadLetter ? DeadLetterExceptionHandler.largestDeadLetter(config.deadLetterMaxBytes())
+                    : Topics.MAX_OUTPUT_RECORD_BYTES;
+            ConfigEntry accepted = configs.get(resource).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            if (accepted != null && accepted.value() != null && Long.parseLong(accepted.value()) < largest) {
+                throw new IllegalStateException("topic " + resource.name() + " has " + TopicConfig.MAX_MESSAGE_BYTES_CONFIG
+                        + "=" + accepted.value() + " but the enforcer writes records of up to " + largest + " bytes there"
+                        + (deadLetter ? " (" + EnforcerConfig.DEAD_LETTER_MAX_BYTES_CONFIG + "=" + config.deadLetterMaxBytes()
+                        + " each for key, value and headers, and the dead-letter headers); lower that or raise the topic's"
+                        : "; raise it"));
+            }
+        }
+        Object producerMax = settings.getOrDefault(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+                settings.getOrDefault(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024 * 1024));
+        long largestDeadLetter = DeadLetterExceptionHandler.largestDeadLetter(config.deadLetterMaxBytes());
+        if (Long.parseLong(String.valueOf(producerMax)) < Math.max(largestDeadLetter, Topics.MAX_OUTPUT_RECORD_BYTES)) {
+            throw new IllegalStateException("the producer's " + ProducerConfig.MAX_REQUEST_SIZE_CONFIG + "=" + producerMax
+                    + " is less than the largest record the enforcer writes, "
+                    + Math.max(largestDeadLetter, Topics.MAX_OUTPUT_RECORD_BYTES) + " bytes (a dead letter with "
+                    + EnforcerConfig.DEAD_LETTER_MAX_BYTES_CONFIG + "=" + config.deadLetterMaxBytes() + ")");
         }
     }
 

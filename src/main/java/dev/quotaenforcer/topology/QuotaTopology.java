@@ -11,19 +11,18 @@ import dev.quotaenforcer.event.RequestParser;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -78,6 +77,22 @@ public final class QuotaTopology {
         return topics;
     }
 
+    /**
+     * The Kafka Streams properties this topology runs with: the configuration's, with
+     * {@link DeadLetterExceptionHandler} for records that cannot be read, processed or written (unless
+     * the configuration names handlers of its own), and the settings that handler reads. A new object each call.
+     */
+    public Properties streamsProperties() {
+        Properties props = config.streamsProperties();
+        for (String handler : List.of(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+                StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG)) {
+            props.putIfAbsent(handler, DeadLetterExceptionHandler.class);
+        }
+        props.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, config.topicPrefix());
+        props.put(EnforcerConfig.DEAD_LETTER_MAX_BYTES_CONFIG, config.deadLetterMaxBytes());
+        return props;
+    }
+
     public Topology build() {
         StreamsBuilder builder = new StreamsBuilder();
         buildCatalogs(builder);
@@ -86,12 +101,14 @@ public final class QuotaTopology {
     }
 
     private void buildCatalogs(StreamsBuilder builder) {
-        builder.globalTable(topics.planCatalog().name(), topics.planCatalog().consumed(),
-                Materialized.<String, byte[]>as(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE))
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.ByteArray()));
-        builder.globalTable(topics.keyCatalog().name(), topics.keyCatalog().consumed(),
-                Materialized.<String, String, KeyValueStore<Bytes, byte[]>>as(KEY_CATALOG_STORE)
-                        .withKeySerde(Serdes.String()).withValueSerde(Serdes.String()));
+        // Global stores loaded through a check rather than global tables: what is written onto a catalog
+        // topic directly, bypassing the validators below, cannot displace a valid plan or assignment.
+        builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE),
+                        Serdes.String(), Serdes.ByteArray()), topics.planCatalog().name(), topics.planCatalog().consumed(),
+                () -> CatalogLoader.plans(PLAN_CATALOG_STORE));
+        builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(KEY_CATALOG_STORE),
+                        Serdes.String(), Serdes.String()), topics.keyCatalog().name(), topics.keyCatalog().consumed(),
+                () -> CatalogLoader.assignments(KEY_CATALOG_STORE));
         validate(builder, topics.plans(), PlanValidator::new, topics.planCatalog(), "plan");
         validate(builder, topics.apiKeys(), KeyAssignmentValidator::new, topics.keyCatalog(), "api-key");
     }
@@ -130,8 +147,31 @@ public final class QuotaTopology {
                         .withValueSerde(Topics.REKEYED.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()))
                 .mapValues(KeyInput::of, Named.as("rekeyed-input"));
+        CommandParser commandParser = new CommandParser(config.requestMaxBytes());
+        Map<String, KStream<String, CommandIntake.Read>> commands = commandRoutes(builder, commandParser, placement);
+        KStream<String, KeyInput> rekeyedCommands = commands.get("command-intake-misplaced")
+                .map((key, read) -> KeyValue.pair(read.command().apiKey(), read.command()), Named.as("misplaced-command"))
+                .repartition(Repartitioned.<String, KeyCommand>as(Topics.REKEYED_COMMANDS)
+                        .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
+                        .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
+                        .withNumberOfPartitions(config.requestPartitions()))
+                .mapValues(KeyInput::of, Named.as("rekeyed-command-input"));
+        KStream<String, KeyInput> placedCommands = commands.get("command-intake-placed")
+                .mapValues(read -> KeyInput.of(read.command()), Named.as("placed-command"));
+        // What comes back from the re-keying topics is checked like public input before a task acts on it.
+        Map<String, KStream<String, RekeyedInputCheck.Checked>> checked = rekeyed
+                .merge(rekeyedCommands, Named.as("rekeyed-inputs"))
+                .processValues(() -> new RekeyedInputCheck(parser, commandParser, placement, replies), Named.as("rekeyed-check"))
+                .split(Named.as("rekeyed-"))
+                .branch((key, check) -> check.passed(), Branched.as("passed"))
+                .defaultBranch(Branched.as("refused"));
+        deadLetters(checked.get("rekeyed-refused").mapValues(RekeyedInputCheck.Checked::rejection,
+                Named.as("rekeyed-rejection")), "rekeyed");
+        KStream<String, KeyInput> keyInputs = checked.get("rekeyed-passed")
+                .mapValues(RekeyedInputCheck.Checked::input, Named.as("rekeyed-checked"))
+                .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Handled> handled = placed
-                .merge(rekeyed.merge(commandsByKey(builder, placement), Named.as("rekeyed-and-commands")), Named.as("inputs-by-key"))
+                .merge(keyInputs, Named.as("inputs-by-key"))
                 .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.requestMaxLatenessMs()), Named.as("quota-decider"));
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
@@ -160,10 +200,11 @@ public final class QuotaTopology {
 
     /**
      * Admin commands keyed by API key on its requests' partition: those produced there already go
-     * straight to the key's task, the rest through a repartition topic sized like the requests topic.
+     * straight to the key's task, the rest through a repartition topic sized like the requests topic;
+     * unreadable ones to the dead-letter topic. Routes by branch name: placed, misplaced.
      */
-    private KStream<String, KeyInput> commandsByKey(StreamsBuilder builder, KeyPlacement placement) {
-        CommandParser parser = new CommandParser(config.requestMaxBytes());
+    private Map<String, KStream<String, CommandIntake.Read>> commandRoutes(StreamsBuilder builder, CommandParser parser,
+                                                                        KeyPlacement placement) {
         Map<String, KStream<String, CommandIntake.Read>> routes = builder
                 .stream(topics.commands().name(), topics.commands().consumed())
                 .processValues(() -> new CommandIntake(parser, placement), Named.as("command-intake"))
@@ -173,16 +214,7 @@ public final class QuotaTopology {
                 .defaultBranch(Branched.as("rejected"));
         deadLetters(routes.get("command-intake-rejected").mapValues(CommandIntake.Read::rejection,
                 Named.as("unreadable-command")), "command");
-        KStream<String, KeyCommand> rekeyed = routes.get("command-intake-misplaced")
-                .map((key, read) -> KeyValue.pair(read.command().apiKey(), read.command()), Named.as("misplaced-command"))
-                .repartition(Repartitioned.<String, KeyCommand>as(Topics.REKEYED_COMMANDS)
-                        .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
-                        .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
-                        .withNumberOfPartitions(config.requestPartitions()));
-        return routes.get("command-intake-placed")
-                .mapValues(CommandIntake.Read::command, Named.as("placed-command"))
-                .merge(rekeyed, Named.as("commands-by-key"))
-                .mapValues(KeyInput::of, Named.as("command-input"));
+        return routes;
     }
 
     /**

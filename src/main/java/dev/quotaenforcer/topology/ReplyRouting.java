@@ -20,8 +20,8 @@ import org.apache.kafka.streams.processor.TopicNameExtractor;
  * Request-reply the way Spring Kafka's ReplyingKafkaTemplate does it: a request carrying
  * {@code kafka_replyTopic} (and optionally {@code kafka_replyPartition} and {@code kafka_correlationId})
  * gets its decision on that topic and partition too, with the correlation id echoed, so a gateway
- * instance reads only its own decisions. Only topics under {@code <prefix>.replies} that exist are
- * honoured: any other name would let a client make the enforcer write where it should not, and a
+ * instance reads only its own decisions. Only {@code <prefix>.replies} and topics under
+ * {@code <prefix>.replies.} that exist are honoured: any other name would let a client make the enforcer write where it should not, and a
  * missing topic would stall the stream thread while the producer waits for its metadata.
  */
 final class ReplyRouting {
@@ -39,20 +39,58 @@ final class ReplyRouting {
         this.exists = exists;
     }
 
-    /** The reply address in the headers, if they name an allowed, existing topic; else none. */
-    Optional<ReplyAddress> read(Headers headers) {
+    /** Longest correlation id echoed: Spring Kafka's are 16 bytes; longer ones are refused, not cut. */
+    static final int MAX_CORRELATION_ID_BYTES = 256;
+    /** Longest topic name Kafka allows. */
+    static final int MAX_TOPIC_NAME_LENGTH = 249;
+
+    /** What a request's reply headers say: an address to reply to (or none), or why they are refused. */
+    record Read(ReplyAddress address, String problem) {
+
+        static final Read NONE = new Read(null, null);
+    }
+
+    /**
+     * The reply address in the headers, if they name an allowed, existing topic; none if they name no
+     * such topic; a problem if a header is too large to echo or carry.
+     */
+    Read read(Headers headers) {
         Header topic = headers.lastHeader(ReplyAddress.TOPIC_HEADER);
         if (topic == null || topic.value() == null) {
-            return Optional.empty();
+            return Read.NONE;
+        }
+        if (topic.value().length > MAX_TOPIC_NAME_LENGTH) {
+            return new Read(null, ReplyAddress.TOPIC_HEADER + ": " + topic.value().length + " bytes; a topic name has at most "
+                    + MAX_TOPIC_NAME_LENGTH);
+        }
+        Header correlation = headers.lastHeader(ReplyAddress.CORRELATION_HEADER);
+        byte[] correlationId = correlation == null ? null : correlation.value();
+        if (correlationId != null && correlationId.length > MAX_CORRELATION_ID_BYTES) {
+            return new Read(null, ReplyAddress.CORRELATION_HEADER + ": " + correlationId.length + " bytes; at most "
+                    + MAX_CORRELATION_ID_BYTES + " are echoed");
         }
         String name = new String(topic.value(), StandardCharsets.UTF_8);
-        if (!name.startsWith(allowedPrefix) || !exists.test(name)) {
-            return Optional.empty();
+        if (!allows(name)) {
+            return Read.NONE;
         }
         Header partition = headers.lastHeader(ReplyAddress.PARTITION_HEADER);
         int replyPartition = ReplyAddress.partition(partition == null ? null : partition.value());
-        Header correlation = headers.lastHeader(ReplyAddress.CORRELATION_HEADER);
-        return Optional.of(new ReplyAddress(name, replyPartition, correlation == null ? null : correlation.value()));
+        return new Read(new ReplyAddress(name, replyPartition, correlationId), null);
+    }
+
+    /**
+     * Whether a reply may go to this address: an existing topic named {@code <prefix>.replies} or
+     * {@code <prefix>.replies.<anything>} (so {@code quota.repliesX}, another application's, is not),
+     * a partition number or none, and a correlation id small enough to echo.
+     */
+    boolean allows(ReplyAddress address) {
+        return allows(address.topic()) && address.partition() >= -1
+                && (address.correlationId() == null || address.correlationId().length <= MAX_CORRELATION_ID_BYTES);
+    }
+
+    private boolean allows(String name) {
+        return (name.equals(allowedPrefix) || name.startsWith(allowedPrefix + ".")) && name.length() <= MAX_TOPIC_NAME_LENGTH
+                && exists.test(name);
     }
 
     /** The headers of a reply: the correlation id, echoed. */

@@ -40,8 +40,15 @@ final class RequestIntake implements FixedKeyProcessor<String, byte[], Intake> {
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
-        ReplyAddress replyTo = replies.read(record.headers()).orElse(null);
+        ReplyRouting.Read reply = replies.read(record.headers());
+        ReplyAddress replyTo = reply.address();
         InvalidRequest invalid = parsed.invalid();
+        if (invalid == null && reply.problem() != null) {
+            // Echoed on the reply or carried through the repartition topic, an oversize header would make
+            // a record the broker refuses: the request is refused here instead, answered on the decisions topic.
+            invalid = new InvalidRequest("INVALID_HEADER", reply.problem(), parsed.request().requestId(),
+                    parsed.request().apiKey());
+        }
         if (invalid != null) {
             Rejection rejection = new Rejection(invalid.error(), invalid.reason(), keyBytes(record.key()), record.value(),
                     record.headers());

@@ -38,6 +38,14 @@ public record Topics(
         Topic<String, PlanUsage> planUsage,
         Topic<String, byte[]> commands) {
 
+    /**
+     * The largest record the enforcer writes to any topic but the dead-letter one: every id, name and
+     * count in it is bounded where it enters (requests, headers, plans), so each output topic is only
+     * required to accept this much. Under exactly-once a record the broker refuses aborts its
+     * transaction, and the task would refuse it again on every retry.
+     */
+    public static final int MAX_OUTPUT_RECORD_BYTES = 64 * 1024;
+
     /** Name of the repartition topic re-keyed requests go through; Streams prefixes the application id. */
     public static final String REKEYED_REQUESTS = "requests-rekeyed";
 
@@ -74,6 +82,12 @@ public record Topics(
                 new Topic<>(prefix + ".blocks", Serdes.String(), new JsonSerde<>(Block.class)),
                 new Topic<>(prefix + ".plan-usage", Serdes.String(), new JsonSerde<>(PlanUsage.class)),
                 new Topic<>(prefix + ".commands", Serdes.String(), Serdes.ByteArray()));
+    }
+
+    /** The topics the enforcer writes decisions, events and figures to, each bounded by {@link #MAX_OUTPUT_RECORD_BYTES}. */
+    public List<String> outputs() {
+        return List.of(decisions.name(), exceeded.name(), planCatalog.name(), keyCatalog.name(), replies.name(),
+                usage.name(), blocks.name(), planUsage.name());
     }
 
     /** Names of all the topics the application expects to exist (the repartition topic is Streams' own). */

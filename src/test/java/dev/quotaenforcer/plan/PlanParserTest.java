@@ -243,6 +243,35 @@ class PlanParserTest {
     }
 
     @Test
+    void acceptsFifteenRateLimitsAndRejectsSixteenSinceEveryDecisionCarriesAFieldForEach() throws Exception {
+        assertEquals(15, parser.parsePlan(null, bytes(planWithRateLimits(15))).policies().size());
+
+        InvalidPlanException e = assertThrows(InvalidPlanException.class,
+                () -> parser.parsePlan(null, bytes(planWithRateLimits(16))));
+
+        assertEquals("rateLimits", e.field());
+        assertTrue(e.getMessage().contains("16 policies; a plan has at most 15 rate limits"), e.getMessage());
+    }
+
+    @Test
+    void rejectsAValidPlanPaddedPastSixteenKibibytes() throws Exception {
+        String padded = "{\"id\": \"padded\"," + " ".repeat(16 * 1024) + "\"quota\": {\"limit\": 10}}";
+
+        InvalidPlanException e = assertThrows(InvalidPlanException.class, () -> parser.parsePlan(null, bytes(padded)));
+
+        assertTrue(e.getMessage().contains((padded.length()) + " bytes; a plan or assignment has at most 16384"), e.getMessage());
+    }
+
+    private static String planWithRateLimits(int count) {
+        StringBuilder json = new StringBuilder("{\"id\": \"many\", \"rateLimits\": [");
+        for (int i = 0; i < count; i++) {
+            json.append(i == 0 ? "" : ", ").append("{\"name\": \"r").append(i)
+                    .append("\", \"algorithm\": \"fixed-window\", \"limit\": 10, \"window\": \"PT").append(i + 1).append("S\"}");
+        }
+        return json.append("]}").toString();
+    }
+
+    @Test
     void parsesAssignmentToItsPlanId() throws Exception {
         assertEquals("pro", parser.parseAssignment(bytes("{\"plan\": \"pro\"}")));
     }

@@ -54,7 +54,7 @@ final class EnforcerDriver implements AutoCloseable {
         EnforcerConfig config = new EnforcerConfig(settings);
         usageInterval = Duration.ofMillis(config.usageIntervalMs());
         topology = new QuotaTopology(config);
-        Properties props = config.streamsProperties();
+        Properties props = topology.streamsProperties();
         driver = new TopologyTestDriver(topology.build(), props, NOON);
         Topics topics = topology.topics();
         requests = driver.createInputTopic(topics.requests().name(), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
@@ -115,9 +115,14 @@ final class EnforcerDriver implements AutoCloseable {
      * would have, however late: what a failover upstream does to a re-keyed key's records.
      */
     void sendRekeyed(String apiKey, String requestId, Instant eventTime, Instant recordTime) {
-        driver.createInputTopic("quota-enforcer-test-" + Topics.REKEYED_REQUESTS + "-repartition",
-                        Topics.REKEYED.keySerde().serializer(), Topics.REKEYED.valueSerde().serializer())
-                .pipeInput(apiKey, new RequestEvent(requestId, apiKey, 1, eventTime.toEpochMilli()), recordTime);
+        sendRekeyed(Topics.REKEYED_REQUESTS, apiKey, Topics.REKEYED.valueSerde().serializer().serialize(null,
+                new RequestEvent(requestId, apiKey, 1, eventTime.toEpochMilli())), recordTime);
+    }
+
+    /** Writes any bytes onto one of the re-keying topics ({@link Topics#REKEYED_REQUESTS} or _COMMANDS). */
+    void sendRekeyed(String topic, String key, byte[] value, Instant recordTime) {
+        driver.createInputTopic("quota-enforcer-test-" + topic + "-repartition", Serdes.String().serializer(),
+                Serdes.ByteArray().serializer()).pipeInput(key, value, recordTime);
     }
 
     /** Sends an admin command record keyed {@code key} (null: keyless) at {@code time}. */

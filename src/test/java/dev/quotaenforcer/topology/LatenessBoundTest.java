@@ -48,10 +48,10 @@ class LatenessBoundTest {
             assertEquals(at(55, 0), decision.eventTime(), "13:00, the task's clock, less the 5-minute bound");
             List<TestRecord<byte[], byte[]>> letters = enforcer.deadLetters();
             assertEquals(1, letters.size());
-            assertEquals(QuotaProcessor.LATE_REQUEST, header(letters.get(0).headers(), DeadLetterWriter.ERROR));
-            assertTrue(header(letters.get(0).headers(), DeadLetterWriter.REASON)
+            assertEquals(QuotaProcessor.LATE_REQUEST, header(letters.get(0).headers(), DeadLetter.ERROR));
+            assertTrue(header(letters.get(0).headers(), DeadLetter.REASON)
                     .startsWith("event time 2026-11-30T11:00:00Z is 6900000 ms before the lateness bound 2026-11-30T12:55:00Z"),
-                    header(letters.get(0).headers(), DeadLetterWriter.REASON));
+                    header(letters.get(0).headers(), DeadLetter.REASON));
             assertEquals(1, enforcer.usage().get("k-1@2026-11-30T12:00:00Z").allowed(), "counted in the bound's hour");
         }
     }
@@ -79,7 +79,7 @@ class LatenessBoundTest {
             Decision decision = enforcer.decisions().get(0);
             assertEquals(Reason.QUOTA_EXCEEDED, decision.reason(), "its 12 of 12 in the noon hour are still counted");
             assertEquals(at(35, 0), decision.eventTime());
-            assertEquals(QuotaProcessor.LATE_REQUEST, header(enforcer.deadLetters().get(0).headers(), DeadLetterWriter.ERROR));
+            assertEquals(QuotaProcessor.LATE_REQUEST, header(enforcer.deadLetters().get(0).headers(), DeadLetter.ERROR));
         }
     }
 

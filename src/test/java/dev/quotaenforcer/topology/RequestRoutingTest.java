@@ -11,6 +11,7 @@ import dev.quotaenforcer.event.Decision;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,9 +69,23 @@ class RequestRoutingTest {
 
     @Test
     void recordOnTheWrongPartitionIsRoutedThroughTheRepartitionTopic() {
-        assertTrue(enforcer.decide(elsewhere, "r-1", at(0, 1)).allowed());
+        enforcer.send(elsewhere, "r-1", at(0, 1));
 
         assertTrue(enforcer.driver.producedTopicNames().contains(REPARTITION_TOPIC));
+    }
+
+    @Test
+    void aReKeyedRecordBackOnAPartitionThatIsNotItsKeysIsDeadLetteredNotCounted() {
+        // The test driver's topics have one partition, so the record comes back on partition 0, not its key's:
+        // as a record written straight onto the repartition topic by someone else would.
+        enforcer.send(elsewhere, "r-1", at(0, 1));
+
+        assertEquals(List.of(), enforcer.decisions());
+        List<TestRecord<byte[], byte[]>> letters = enforcer.deadLetters();
+        assertEquals(1, letters.size());
+        assertEquals(RekeyedInputCheck.INVALID_REKEYED, EnforcerDriver.header(letters.get(0).headers(), DeadLetter.ERROR));
+        assertEquals("apiKey " + elsewhere + " is not this record's key, or this is not its key's partition",
+                EnforcerDriver.header(letters.get(0).headers(), DeadLetter.REASON));
     }
 
     @Test
