@@ -76,6 +76,10 @@ public final class StateScenario implements Scenario {
     /** Only stops a hung run: a loaded machine may take many times longer than an idle one. */
     private static final Duration TIMEOUT = Duration.ofMinutes(30);
     /** How far back the requests' event times reach: inside the enforcer's default lateness bound of 5 minutes. */
+    /** The request rate and window the README states the memory of remembered request ids for. */
+    private static final int DEDUP_RATE = 5_000;
+    private static final long DEDUP_WINDOW_SECONDS =
+            (Long) EnforcerConfig.definition().defaultValues().get(EnforcerConfig.DEDUP_WINDOW_MS_CONFIG) / 1000;
     private static final Duration EVENT_SPREAD = Duration.ofMinutes(4);
     private static final double MIB = 1024 * 1024;
     /** A JVM stopped by SIGTERM exits with 128 + 15 once its shutdown hooks (the enforcer's clean stop) have run. */
@@ -101,6 +105,7 @@ public final class StateScenario implements Scenario {
         double predictedValueBytes;
         Changelog state;
         Changelog usage;
+        Changelog requestIds;
         long stateLogBytes;
         long rocksDbBytes;
         ProcessMemory.Resident idle;
@@ -201,6 +206,7 @@ public final class StateScenario implements Scenario {
         }
         measured.state = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog");
         measured.usage = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.USAGE_STORE + "-changelog");
+        measured.requestIds = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.REQUEST_IDS_STORE + "-changelog");
         measured.stateLogBytes = logBytes(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog");
         measured.rocksDbBytes = rocksDbBytes(stateDir, QuotaTopology.STATE_STORE);
         ThroughputScenario.deleteRecursively(stateDir);
@@ -382,6 +388,7 @@ public final class StateScenario implements Scenario {
         long sweptDeleted = lastSweeps.stream().mapToLong(EnforcerLogLines.Sweep::deleted).sum();
         long allSweepMicros = m.sweeps.stream().mapToLong(EnforcerLogLines.Sweep::micros).sum();
         double liveHeapPerKey = (double) (m.liveHeapLoaded - m.liveHeapIdle) / m.keys;
+        double requestIdBytes = m.requestIds.keyBytesPerRecord() + m.requestIds.valueBytesPerRecord();
         double restoreSeconds = m.restore.millis() / 1000.0;
         ScenarioResult.Builder result = ScenarioResult.builder(this, "bytes, memory and restore time per active key")
                 .figure("keys", m.keys, "keys")
@@ -395,6 +402,8 @@ public final class StateScenario implements Scenario {
                 .figure("rocksDbBytesPerKey", (double) m.rocksDbBytes / m.keys, "bytes")
                 .figure("usageValueBytesPerKey", m.usage.valueBytesPerRecord(), "bytes")
                 .figure("usageKeyBytesPerKey", m.usage.keyBytesPerRecord(), "bytes")
+                .figure("requestIdBytesPerRequest", requestIdBytes, "bytes")
+                .figure("requestIdBytesAt5kPerSecond", requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS, "bytes")
                 .figure("liveHeapPerKey", liveHeapPerKey, "bytes")
                 .figure("rssIdleBytes", m.idle.rssBytes(), "bytes")
                 .figure("rssBytes", m.loaded.rssBytes(), "bytes")
@@ -432,6 +441,10 @@ public final class StateScenario implements Scenario {
                         + QuotaTopology.STATE_STORE + " stores after a clean stop / keys"),
                 row("hourly usage (heap), serialized", m.usage.keyBytesPerRecord() + m.usage.valueBytesPerRecord(),
                         "key + value of the " + QuotaTopology.USAGE_STORE + " changelog, which the in-memory store holds per key and hour"),
+                row("remembered request id (RocksDB, changelog)", requestIdBytes, "key + value of the "
+                        + QuotaTopology.REQUEST_IDS_STORE + " changelog (bucket, API key, request id; record time and the "
+                        + "decision's JSON); at " + DEDUP_RATE + " requests/s over the default " + DEDUP_WINDOW_SECONDS
+                        + " s window: " + Numbers.of(requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS / MIB) + " MiB"),
                 row("live heap per key", liveHeapPerKey, "reachable heap (jcmd GC.class_histogram) with the keys minus before "
                         + "them: mostly the hourly usage store, plus what fills with the first keys (Streams' 10 MiB record "
                         + "cache, client buffers)"))));

@@ -55,6 +55,11 @@ public final class EnforcerConfig extends AbstractConfig {
             + "LATE_REQUEST. The same bound says when an idle key's state is deleted and when an hour's usage closes, "
             + "so neither is ever seen by a decision.";
 
+    public static final String DEDUP_WINDOW_MS_CONFIG = "quota.dedup.window.ms";
+    private static final String DEDUP_WINDOW_MS_DOC = "How long a request id is remembered, per API key, as an "
+            + "idempotency key: a request re-sent with the same id within this time (of the broker's record timestamps) "
+            + "gets the original decision again and is not counted again, across restarts and failovers. 0 remembers none.";
+
     public static final String USAGE_INTERVAL_MS_CONFIG = "quota.usage.interval.ms";
     private static final String USAGE_INTERVAL_MS_DOC = "Wall-clock interval at which each task writes the usage "
             + "figures that changed since its last write: per key and hour to the usage topic, and its share of each "
@@ -102,6 +107,8 @@ public final class EnforcerConfig extends AbstractConfig {
                     EXPIRY_INTERVAL_MS_DOC)
             .define(REQUEST_MAX_LATENESS_MS_CONFIG, Type.LONG, 300_000L, Range.between(0, MAX_LATENESS_MS),
                     Importance.LOW, REQUEST_MAX_LATENESS_MS_DOC)
+            .define(DEDUP_WINDOW_MS_CONFIG, Type.LONG, 60_000L, Range.between(0, 86_400_000), Importance.MEDIUM,
+                    DEDUP_WINDOW_MS_DOC)
             .define(USAGE_INTERVAL_MS_CONFIG, Type.LONG, 1_000L, Range.atLeast(10), Importance.LOW, USAGE_INTERVAL_MS_DOC)
             .define(DEAD_LETTER_MAX_BYTES_CONFIG, Type.INT, 256 * 1024, Range.between(0, 16 * 1024 * 1024),
                     Importance.LOW, DEAD_LETTER_MAX_BYTES_DOC)
@@ -171,6 +178,10 @@ public final class EnforcerConfig extends AbstractConfig {
 
     public long requestMaxLatenessMs() {
         return getLong(REQUEST_MAX_LATENESS_MS_CONFIG);
+    }
+
+    public long dedupWindowMs() {
+        return getLong(DEDUP_WINDOW_MS_CONFIG);
     }
 
     public long usageIntervalMs() {

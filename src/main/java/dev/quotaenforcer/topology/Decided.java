@@ -13,17 +13,30 @@ import java.util.List;
  *
  * @param sweptTo the deciding task's committed watermark: no later decision of the task is earlier
  *                (Long.MIN_VALUE before its first sweep), so usage hours ending by then are complete
- * @param late    the dead letter of a request decided at the lateness bound, else null
+ * @param late     the dead letter of a request decided at the lateness bound, else null
+ * @param repeated whether this is the original decision of a request re-sent with the same id: answered
+ *                 again, counted nothing, opening nothing
  */
 public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota,
-                      long sweptTo, Rejection late) {
+                      long sweptTo, Rejection late, boolean repeated) {
+
+    /** A fresh decision. */
+    public Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota,
+                   long sweptTo, Rejection late) {
+        this(decision, exceeded, replyTo, cost, quota, sweptTo, late, false);
+    }
+
+    /** The original decision of a request re-sent with its id, answered to where the re-sent one waits. */
+    static Decided repeated(Decision original, ReplyAddress replyTo, long sweptTo) {
+        return new Decided(original, List.of(), replyTo, 0, 0, sweptTo, null, true);
+    }
 
     /**
      * The block this decision starts: when it opens a run of denials that waiting can end. A cost
      * no policy can ever admit blocks nothing; the key's other requests may still pass.
      */
     Block block() {
-        if (exceeded.isEmpty() || decision.allowed() || decision.retryAfterSeconds() <= 0) {
+        if (repeated || exceeded.isEmpty() || decision.allowed() || decision.retryAfterSeconds() <= 0) {
             return null;
         }
         return Block.of(decision);
@@ -31,6 +44,11 @@ public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddr
 
     /** Whether a plan's policies decided it, so it counts as usage of the plan. */
     boolean counted() {
+        return !repeated && isPolicyDecision();
+    }
+
+    /** Whether the plan's policies made it (allowed, rate limited or over quota), as against a rejection or block. */
+    boolean isPolicyDecision() {
         return decision.reason() == Reason.OK || decision.reason() == Reason.RATE_LIMITED
                 || decision.reason() == Reason.QUOTA_EXCEEDED;
     }

@@ -71,7 +71,9 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     private final String defaultPlan;
     private final long expiryIntervalMs;
     private final long maxLatenessMs;
+    private final long dedupWindowMs;
     private final PlanCache plans = new PlanCache();
+    private RequestIds requestIds;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
@@ -82,19 +84,20 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs) {
+    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs) {
         this.defaultPlan = defaultPlan;
         this.expiryIntervalMs = expiryIntervalMs;
         this.maxLatenessMs = maxLatenessMs;
+        this.dedupWindowMs = dedupWindowMs;
     }
 
     /** Supplies the processor together with the stores it owns. */
     static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
-                                                                       long maxLatenessMs) {
+                                                                       long maxLatenessMs, long dedupWindowMs) {
         return new FixedKeyProcessorSupplier<>() {
             @Override
             public FixedKeyProcessor<String, KeyInput, Handled> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs);
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs);
             }
 
             @Override
@@ -102,7 +105,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
                 StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
                 return Set.of(store.withCachingEnabled(), Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(), Serdes.Long()));
+                        Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(), Serdes.Long()),
+                        RequestIds.storeBuilder());
             }
         };
     }
@@ -114,6 +118,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
         this.watermark = context.getStateStore(WATERMARK_STORE);
+        this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), dedupWindowMs);
         // Kafka Streams initializes the same processor again when it revives its task from the changelog.
         clock = Long.MIN_VALUE;
         Long stored = watermark.get(SWEPT_TO);
@@ -125,15 +130,25 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     public void process(FixedKeyRecord<String, KeyInput> record) {
         RequestEvent request = record.value().request();
         if (request == null) {
-            context.forward(record.withValue(apply(record.value().command(), Math.max(record.timestamp(), bound()))));
+            context.forward(record.withValue(apply(record.value().command(), record.timestamp())));
             return;
         }
         clock = Math.max(clock, record.timestamp());
+        Decision original = requestIds.original(request.apiKey(), request.requestId(), record.timestamp());
+        if (original != null) {
+            // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
+            context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo(), sweptTo))));
+            return;
+        }
         long bound = bound();
         Rejection late = request.timestamp() < bound ? late(request, bound) : null;
+        Decided decided = decide(request, Math.max(request.timestamp(), bound), late);
+        if (decided.isPolicyDecision()) {
+            requestIds.remember(decided.decision(), record.timestamp());
+        }
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
-        context.forward(record.withValue(Handled.of(decide(request, Math.max(request.timestamp(), bound), late))));
+        context.forward(record.withValue(Handled.of(decided)));
     }
 
     private Decided decide(RequestEvent request, long time, Rejection late) {
@@ -166,17 +181,27 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
                 Topics.REKEYED.valueSerde().serializer().serialize(null, request), new RecordHeaders());
     }
 
-    /** Applies a command at its record's time; the key's plan is needed by reset and grant of a policy only. */
-    private Handled apply(KeyCommand command, long time) {
+    /**
+     * Applies a command at its record's time (never before the lateness bound), once per command id;
+     * the key's plan is needed by reset and grant of a policy only.
+     */
+    private Handled apply(KeyCommand command, long recordTime) {
+        if (command.commandId() != null) {
+            Long appliedAt = requestIds.commandApplied(command.apiKey(), command.commandId(), recordTime);
+            if (appliedAt != null) {
+                return notApplied(command, "DUPLICATE_COMMAND", "command " + command.commandId() + " was applied to this key at "
+                        + Instant.ofEpochMilli(appliedAt) + "; a command id applies once");
+            }
+        }
         String planId = planIdOf(command.apiKey());
         Plan plan = planId == null ? null : plan(planId);
-        KeyCommands.Applied applied = KeyCommands.apply(plan, storedState(command.apiKey()), command, time);
+        KeyCommands.Applied applied = KeyCommands.apply(plan, storedState(command.apiKey()), command,
+                Math.max(recordTime, bound()));
         if (!applied.applied()) {
-            LOG.warn("Not applying {} command {} of {} to key {}: {}", command.type().id(), command.commandId(),
-                    command.issuer(), command.apiKey(), applied.problem());
-            byte[] json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
-            return Handled.rejected(command, new Rejection("COMMAND_NOT_APPLICABLE", applied.problem(),
-                    command.apiKey().getBytes(StandardCharsets.UTF_8), json, new RecordHeaders()));
+            return notApplied(command, "COMMAND_NOT_APPLICABLE", applied.problem());
+        }
+        if (command.commandId() != null) {
+            requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
         }
         if (applied.state() == null) {
             states.delete(command.apiKey());
@@ -186,6 +211,14 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
                 command.apiKey(), command);
         return Handled.applied(command, applied.block());
+    }
+
+    private static Handled notApplied(KeyCommand command, String error, String problem) {
+        LOG.warn("Not applying {} command {} of {} to key {}: {}", command.type().id(), command.commandId(),
+                command.issuer(), command.apiKey(), problem);
+        byte[] json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
+        return Handled.rejected(command, new Rejection(error, problem, command.apiKey().getBytes(StandardCharsets.UTF_8),
+                json, new RecordHeaders()));
     }
 
     /** The key's assigned plan id, else the default plan's, else null. */
@@ -249,6 +282,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             }
         }
         idle.forEach(states::delete);
+        requestIds.forget(clock);
         LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted in {} us", context.taskId(), scanned, idle.size(),
                 (System.nanoTime() - startNanos) / 1000);
     }

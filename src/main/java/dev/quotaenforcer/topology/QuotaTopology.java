@@ -49,6 +49,8 @@ public final class QuotaTopology {
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
     /** Store of usage per key and hour, in the deciding task. */
     public static final String USAGE_STORE = HourlyUsageStore.NAME;
+    /** Per-task store of the request and command ids remembered as idempotency keys. */
+    public static final String REQUEST_IDS_STORE = RequestIds.STORE;
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
 
@@ -172,7 +174,8 @@ public final class QuotaTopology {
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Handled> handled = placed
                 .merge(keyInputs, Named.as("inputs-by-key"))
-                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(), config.requestMaxLatenessMs()), Named.as("quota-decider"));
+                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
+                        config.requestMaxLatenessMs(), config.dedupWindowMs()), Named.as("quota-decider"));
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");

@@ -26,6 +26,7 @@ class StateScenarioTest {
         m.predictedValueBytes = 26.9;
         m.state = new StateScenario.Changelog(keys, 9L * keys, 27L * keys, maxValueBytes);
         m.usage = new StateScenario.Changelog(keys, 17L * keys, 83L * keys, 83);
+        m.requestIds = new StateScenario.Changelog(keys, 30L * keys, 370L * keys, 380);
         m.stateLogBytes = 46L * keys;
         m.rocksDbBytes = 43L * keys;
         m.idle = new ProcessMemory.Resident(200 * (long) MIB, 200 * (long) MIB);
@@ -48,6 +49,8 @@ class StateScenarioTest {
         assertEquals(27.0, result.figures().get("valueBytesPerKey").value(), 1e-9);
         assertEquals(46.0, result.figures().get("changelogBytesPerKey").value(), 1e-9);
         assertEquals(43.0, result.figures().get("rocksDbBytesPerKey").value(), 1e-9);
+        assertEquals(400.0, result.figures().get("requestIdBytesPerRequest").value(), 1e-9);
+        assertEquals(400.0 * 5000 * 60, result.figures().get("requestIdBytesAt5kPerSecond").value(), 1e-9);
         assertEquals(300.0, result.figures().get("liveHeapPerKey").value(), 1e-9);
         assertEquals(1000, result.figures().get("sweepKeys").value());
         assertEquals(0.008, result.figures().get("sweepSeconds").value(), 1e-12);

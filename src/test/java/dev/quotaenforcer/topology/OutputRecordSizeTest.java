@@ -39,9 +39,10 @@ class OutputRecordSizeTest {
             Headers reply = new RecordHeaders();
             reply.add(ReplyAddress.TOPIC_HEADER, ("quota.replies." + "r".repeat(235)).getBytes(StandardCharsets.UTF_8));
             reply.add(ReplyAddress.CORRELATION_HEADER, new byte[ReplyRouting.MAX_CORRELATION_ID_BYTES]);
-            String json = "{\"requestId\": \"" + "\\u0002".repeat(256) + "\", \"apiKey\": \"" + "\\u0001".repeat(256) + "\"}";
-            enforcer.sendWithHeaders(apiKey, json, reply, at(0, 0));
-            enforcer.sendWithHeaders(apiKey, json, reply, at(0, 0));
+            for (String id : List.of("\\u0002", "\\u0003")) {
+                String json = "{\"requestId\": \"" + id.repeat(256) + "\", \"apiKey\": \"" + "\\u0001".repeat(256) + "\"}";
+                enforcer.sendWithHeaders(apiKey, json, reply, at(0, 0));
+            }
             enforcer.driver.advanceWallClockTime(Duration.ofSeconds(2));
 
             int largest = 0;
