@@ -210,6 +210,9 @@ public final class LatencyScenario implements Scenario {
                 try (QuotaClient client = new QuotaClient(cluster, new QuotaClient.Options(topics.requests().name(),
                         topics.replies().name(), 0, TIMEOUT, QuotaClient.FailurePolicy.FAIL_OPEN, isolation),
                         Clock.systemUTC())) {
+                    if (!client.awaitReady(READY_TIMEOUT)) {
+                        throw new IllegalStateException("the gateway client did not reach the cluster within " + READY_TIMEOUT);
+                    }
                     awaitFirstDecision(client, setup, asked);
                     if (!jvmWarmup.isZero() && isolation == setup.readers().get(0)) {
                         context.progress().say(name(), "warming the JVM up: " + TARGET_LOAD + " requests/s for "

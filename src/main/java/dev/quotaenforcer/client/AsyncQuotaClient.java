@@ -8,12 +8,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,6 +39,8 @@ public final class AsyncQuotaClient implements AutoCloseable {
     private final BackgroundReader<String> reader;
     private final Map<String, Block> blocks = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong notRecorded = new AtomicLong();
+    private final CountDownLatch requestsKnown;
 
     /**
      * @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer
@@ -46,18 +52,46 @@ public final class AsyncQuotaClient implements AutoCloseable {
         this.clock = clock;
         Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // record() never waits: without metadata or buffer room the event is dropped and counted.
+        producerSettings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
+        this.requestsKnown = MetadataWarmUp.start(producer, requestsTopic);
         this.reader = new BackgroundReader<>(kafkaSettings, IsolationLevel.READ_COMMITTED, new StringDeserializer(), consumer -> {
-            List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic, Duration.ofSeconds(30)).stream()
+            List<TopicPartition> partitions = consumer.partitionsFor(blocksTopic).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+            if (partitions.isEmpty()) {
+                throw new TimeoutException("topic " + blocksTopic + " has no partitions yet");
+            }
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
         }, this::apply, "quota-client-blocks-" + blocksTopic);
     }
 
-    /** Publishes a request event and returns at once; its decision is the enforcer's business. */
+    /**
+     * Publishes a request event and returns at once; its decision is the enforcer's business. An event
+     * the producer cannot take (no broker reachable yet, buffer full) is dropped and counted.
+     */
     public void record(String apiKey, long cost, String requestId) {
-        producer.send(RequestRecords.request(requestsTopic, apiKey, cost, requestId, clock.millis()));
+        producer.send(RequestRecords.request(requestsTopic, apiKey, cost, requestId, clock.millis()), (metadata, error) -> {
+            if (error != null) {
+                notRecorded.incrementAndGet();
+            }
+        });
+    }
+
+    /**
+     * Waits until the cluster has answered: the requests topic is known and the blocks topic read from
+     * its start. Until then events are dropped (and counted) and no key is blocked. False on timeout.
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return requestsKnown.await(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                && reader.awaitPositioned(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
+    /** How many events {@link #record} could not publish. */
+    public long notRecorded() {
+        return notRecorded.get();
     }
 
     /** The block on {@code apiKey} that holds now, if any: refuse its requests with a 429 until it ends. */

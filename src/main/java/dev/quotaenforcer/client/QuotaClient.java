@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -33,7 +34,11 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * reply address (Spring Kafka's {@code kafka_replyTopic}, {@code kafka_replyPartition} and
  * {@code kafka_correlationId} headers) and completes when the decision arrives on this client's own
  * reply partition, so each gateway instance reads only its own decisions. No decision within the
- * timeout yields one made by the failure policy, marked as such and counted.
+ * timeout yields one made by the failure policy, marked as such and counted. Nothing here waits on the
+ * cluster: the client is usable as soon as it is built, even with no broker reachable, and a check
+ * that cannot be sent (no metadata yet, buffer full) is answered by the failure policy at once.
+ * A reply is taken only if its correlation id, API key and request id all match a check waiting
+ * for it; any other is ignored and counted.
  *
  * <p>Needs only kafka-clients and Jackson at runtime.
  */
@@ -69,8 +74,10 @@ public final class QuotaClient implements AutoCloseable {
     private final Clock clock;
     private final KafkaProducer<String, byte[]> producer;
     private final BackgroundReader<byte[]> replies;
-    private final Map<String, CompletableFuture<GatewayDecision>> pending = new ConcurrentHashMap<>();
+    private final Map<String, Waiting> pending = new ConcurrentHashMap<>();
     private final AtomicLong decidedByPolicy = new AtomicLong();
+    private final AtomicLong mismatchedReplies = new AtomicLong();
+    private final CountDownLatch requestsKnown;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /** @param kafkaSettings bootstrap servers and any security settings, shared by its producer and consumer */
@@ -79,12 +86,15 @@ public final class QuotaClient implements AutoCloseable {
         this.clock = clock;
         Map<String, Object> producerSettings = new HashMap<>(kafkaSettings);
         producerSettings.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        // check() never waits on the cluster: without metadata or buffer room its send fails at once.
+        producerSettings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0);
         this.producer = new KafkaProducer<>(producerSettings, new StringSerializer(), new ByteArraySerializer());
+        this.requestsKnown = MetadataWarmUp.start(producer, options.requestsTopic());
         TopicPartition partition = new TopicPartition(options.replyTopic(), options.replyPartition());
         this.replies = new BackgroundReader<>(kafkaSettings, options.replyIsolation(), new ByteArrayDeserializer(), consumer -> {
             consumer.assign(List.of(partition));
             consumer.seekToEnd(List.of(partition));
-            // Resolve the position now, so no reply to a request sent from here on can be missed.
+            // Resolve the position, so no reply to a request sent from here on can be missed.
             consumer.position(partition);
         }, this::answer, "quota-client-replies-" + options.replyTopic());
     }
@@ -97,7 +107,7 @@ public final class QuotaClient implements AutoCloseable {
         byte[] correlation = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
         String id = HexFormat.of().formatHex(correlation);
         CompletableFuture<GatewayDecision> answer = new CompletableFuture<>();
-        pending.put(id, answer);
+        pending.put(id, new Waiting(apiKey, requestId, answer));
         long sentAt = clock.millis();
         answer.completeOnTimeout(byPolicy(apiKey, requestId, sentAt), options.timeout().toMillis(), TimeUnit.MILLISECONDS)
                 .whenComplete((decision, error) -> {
@@ -130,16 +140,38 @@ public final class QuotaClient implements AutoCloseable {
                 Instant.ofEpochMilli(time), Map.of()), true);
     }
 
+    /** A check waiting for its reply: what the reply must be about, and where it goes. */
+    private record Waiting(String apiKey, String requestId, CompletableFuture<GatewayDecision> answer) {
+    }
+
+    /** How many replies were ignored: no check waited for their correlation id, or they were about another request. */
+    public long mismatchedReplies() {
+        return mismatchedReplies.get();
+    }
+
+    /**
+     * Waits until the cluster has answered: the requests topic is known and replies are read, so from
+     * then on checks are sent and none of their replies is missed. Until then checks get the failure
+     * policy's answer. False on timeout.
+     */
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        return requestsKnown.await(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                && replies.awaitPositioned(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+    }
+
     private void answer(ConsumerRecord<byte[], byte[]> record) {
         Header correlation = record.headers().lastHeader(ReplyAddress.CORRELATION_HEADER);
-        if (correlation == null || record.value() == null) {
+        Waiting waiting = correlation == null || correlation.value() == null ? null
+                : pending.get(HexFormat.of().formatHex(correlation.value()));
+        Decision decision = record.value() == null ? null : RequestRecords.read(record.value(), Decision.class);
+        if (waiting == null || decision == null || !waiting.apiKey().equals(decision.apiKey())
+                || !waiting.requestId().equals(decision.requestId())) {
+            // Another instance's reply on a shared partition, a late one, or not about this request at all.
+            mismatchedReplies.incrementAndGet();
             return;
         }
-        CompletableFuture<GatewayDecision> answer = pending.get(HexFormat.of().formatHex(correlation.value()));
-        Decision decision = RequestRecords.read(record.value(), Decision.class);
-        if (answer != null && decision != null) {
-            answer.complete(new GatewayDecision(decision, false));
-        }
+        waiting.answer().complete(new GatewayDecision(decision, false));
     }
 
     @Override

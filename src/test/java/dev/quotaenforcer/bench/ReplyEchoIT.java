@@ -43,6 +43,7 @@ class ReplyEchoIT {
                      new QuotaClient.Options(requests, replies, 7, Duration.ofSeconds(30),
                              QuotaClient.FailurePolicy.FAIL_CLOSED, IsolationLevel.READ_COMMITTED), Clock.systemUTC())) {
             assertTrue(echo.awaitRunning(Duration.ofSeconds(60)), "the echo runs");
+            assertTrue(client.awaitReady(Duration.ofSeconds(60)), "the client reached the cluster");
             List<CompletableFuture<GatewayDecision>> answers = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
                 answers.add(client.check("key-" + i, 1, "r-" + i));

@@ -8,6 +8,7 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.runtime.Enforcer;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,7 @@ class AsyncGatewayIT {
              AsyncQuotaClient gateway = new AsyncQuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
                      cluster.topics().requests().name(), cluster.topics().blocks().name(), Clock.systemUTC())) {
             TestCluster.awaitAssignment(enforcer, "k-async", "small");
+            assertTrue(gateway.awaitReady(Duration.ofSeconds(60)), "the gateway reached the cluster");
             int passed = 0;
             int refusedLocally = 0;
             long interval = TimeUnit.SECONDS.toNanos(1) / REQUESTS_PER_SECOND;

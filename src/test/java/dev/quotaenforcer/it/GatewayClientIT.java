@@ -32,10 +32,15 @@ class GatewayClientIT {
     Path stateDir;
 
     private QuotaClient client(TestCluster cluster, String replies, int partition, Duration timeout,
-                               QuotaClient.FailurePolicy policy) {
-        return new QuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
+                               QuotaClient.FailurePolicy policy) throws InterruptedException {
+        QuotaClient client = new QuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
                 new QuotaClient.Options(cluster.topics().requests().name(), replies, partition, timeout, policy),
                 Clock.systemUTC());
+        if (!client.awaitReady(Duration.ofSeconds(60))) {
+            client.close();
+            throw new AssertionError("the client did not reach the cluster");
+        }
+        return client;
     }
 
     @Test

@@ -59,8 +59,12 @@ public final class TestCluster {
     private final Topics topics;
 
     TestCluster(String bootstrapServers, ExtensionContext context) {
+        this(bootstrapServers, context.getTestMethod().map(m -> m.getName()).orElse("test"));
+    }
+
+    /** A view of a broker the test started itself, its topics named after {@code test}. */
+    TestCluster(String bootstrapServers, String test) {
         this.bootstrapServers = bootstrapServers;
-        String test = context.getTestMethod().map(m -> m.getName()).orElse("test");
         this.prefix = "it-" + test.replaceAll("[^A-Za-z0-9]", "") + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.topics = Topics.withPrefix(prefix);
     }
