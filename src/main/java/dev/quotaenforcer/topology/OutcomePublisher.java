@@ -19,7 +19,7 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
     static final String DECISIONS = "decisions-sink";
     static final String REPLIES = "replies-sink";
     static final String EXCEEDED = "exceeded-sink";
-    static final String BLOCKS = "blocks-sink";
+    static final String BLOCKS = "block-lapses";
     static final String USAGE = "usage-recorder";
     /** Where commands that could not apply come from, as their dead letters and counts name it. */
     static final String COMMAND_APPLY = "command-apply";

@@ -194,8 +194,9 @@ public final class QuotaTopology {
                 ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.REPLIES));
         OutcomePublisher.<QuotaExceeded>carrying(outcomes).to(topics.exceeded().name(),
                 topics.exceeded().produced().withName(OutcomePublisher.EXCEEDED));
-        OutcomePublisher.<Block>carrying(outcomes).to(topics.blocks().name(),
-                topics.blocks().produced().withName(OutcomePublisher.BLOCKS));
+        OutcomePublisher.<Block>carrying(outcomes)
+                .process(BlockLapses.supplier(), Named.as(OutcomePublisher.BLOCKS))
+                .to(topics.blocks().name(), topics.blocks().produced().withName("blocks-sink"));
         buildUsage(OutcomePublisher.carrying(outcomes));
         deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
         deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.LATE);

@@ -2,12 +2,15 @@ package dev.quotaenforcer.topology;
 
 import static dev.quotaenforcer.topology.EnforcerDriver.at;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Reason;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +49,34 @@ class BlocksTest {
         assertEquals("burst", block.policy());
         assertEquals(1, block.retryAfterSeconds(), "one token back after 1 s");
         assertEquals(at(0, 1), block.until());
+    }
+
+    @Test
+    void aLapsedBlockGetsATombstoneOnceTheClockPassesItsEndSoTheTopicHoldsActiveBlocksOnly() {
+        enforcer.burst("k-1", "burst", 9, at(0, 0));
+        assertEquals(1, enforcer.blockRecords().size());
+
+        enforcer.driver.advanceWallClockTime(Duration.ofMillis(500));
+        assertEquals(List.of(), enforcer.blockRecords(), "12:00:00.5: still in force until 12:00:01");
+
+        enforcer.driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<TestRecord<String, Block>> lapsed = enforcer.blockRecords();
+        assertEquals(1, lapsed.size());
+        assertEquals("k-1", lapsed.get(0).key());
+        assertNull(lapsed.get(0).value(), "a tombstone");
+
+        enforcer.driver.advanceWallClockTime(Duration.ofSeconds(5));
+        assertEquals(List.of(), enforcer.blockRecords(), "one tombstone per lapse");
+    }
+
+    @Test
+    void anOperatorsBlockWithoutEndIsNeverLifted() {
+        enforcer.command("k-1", "{\"type\": \"block\", \"apiKey\": \"k-1\"}", at(0, 0));
+        assertEquals(1, enforcer.blockRecords().size());
+
+        enforcer.driver.advanceWallClockTime(Duration.ofDays(400));
+
+        assertEquals(List.of(), enforcer.blockRecords());
     }
 
     @Test
