@@ -168,6 +168,8 @@ public final class StateScenario implements Scenario {
         runArgs.addAll(List.of("--bootstrap-servers", bootstrap,
                 "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
                 "--set", EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + PLAN_ID,
+                // Every key is one the default plan takes: measured without the cap that sheds a flood of them.
+                "--set", EnforcerConfig.DEFAULT_PLAN_MAX_KEYS_CONFIG + "=0",
                 "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + APPLICATION,
                 "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
                 "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort));

@@ -31,6 +31,12 @@ public final class EnforcerConfig extends AbstractConfig {
     private static final String DEFAULT_PLAN_DOC = "Plan applied to API keys with no assignment. Empty: such keys "
             + "are denied with UNKNOWN_API_KEY.";
 
+    public static final String DEFAULT_PLAN_MAX_KEYS_CONFIG = "quota.default.plan.max.keys";
+    private static final String DEFAULT_PLAN_MAX_KEYS_DOC = "With a default plan, how many keys a task holds state for "
+            + "before it stops admitting keys that have no assignment: a new one is then refused with UNKNOWN_API_KEY "
+            + "until idle keys expire, so a flood of random keys cannot exhaust memory. Assigned keys are always "
+            + "admitted. 0: no cap.";
+
     public static final String REQUEST_MAX_BYTES_CONFIG = "quota.request.max.bytes";
     private static final String REQUEST_MAX_BYTES_DOC = "Request events larger than this go to the dead-letter topic.";
 
@@ -97,6 +103,8 @@ public final class EnforcerConfig extends AbstractConfig {
                     TOPIC_PREFIX_DOC)
             .define(REQUEST_PARTITIONS_CONFIG, Type.INT, 1, Range.atLeast(1), Importance.HIGH, REQUEST_PARTITIONS_DOC)
             .define(DEFAULT_PLAN_CONFIG, Type.STRING, "", Importance.MEDIUM, DEFAULT_PLAN_DOC)
+            .define(DEFAULT_PLAN_MAX_KEYS_CONFIG, Type.INT, 100_000, Range.atLeast(0), Importance.MEDIUM,
+                    DEFAULT_PLAN_MAX_KEYS_DOC)
             .define(REQUEST_MAX_BYTES_CONFIG, Type.INT, 64 * 1024, Range.between(256, 16 * 1024 * 1024),
                     Importance.LOW, REQUEST_MAX_BYTES_DOC)
             .define(REQUEST_MAX_COST_CONFIG, Type.LONG, 1_000_000L, Range.between(1, 1_000_000_000L),
@@ -158,6 +166,10 @@ public final class EnforcerConfig extends AbstractConfig {
     public String defaultPlan() {
         String plan = getString(DEFAULT_PLAN_CONFIG);
         return plan.isBlank() ? null : plan;
+    }
+
+    public int defaultPlanMaxKeys() {
+        return getInt(DEFAULT_PLAN_MAX_KEYS_CONFIG);
     }
 
     public int requestMaxBytes() {

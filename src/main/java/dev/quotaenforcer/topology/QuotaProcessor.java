@@ -72,7 +72,10 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     private final long expiryIntervalMs;
     private final long maxLatenessMs;
     private final long dedupWindowMs;
+    private final int defaultPlanMaxKeys;
     private final PlanCache plans = new PlanCache();
+    /** Keys with state in this task's store, kept only while the default plan's key cap applies. */
+    private long keysWithState;
     private RequestIds requestIds;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
@@ -84,8 +87,10 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs) {
+    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs,
+                   int defaultPlanMaxKeys) {
         this.defaultPlan = defaultPlan;
+        this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
         this.maxLatenessMs = maxLatenessMs;
         this.dedupWindowMs = dedupWindowMs;
@@ -93,11 +98,12 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
 
     /** Supplies the processor together with the stores it owns. */
     static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
-                                                                       long maxLatenessMs, long dedupWindowMs) {
+                                                                       long maxLatenessMs, long dedupWindowMs,
+                                                                       int defaultPlanMaxKeys) {
         return new FixedKeyProcessorSupplier<>() {
             @Override
             public FixedKeyProcessor<String, KeyInput, Handled> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs);
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys);
             }
 
             @Override
@@ -119,6 +125,15 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
         this.watermark = context.getStateStore(WATERMARK_STORE);
         this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), dedupWindowMs);
+        keysWithState = 0;
+        if (defaultPlanMaxKeys > 0) {
+            try (KeyValueIterator<String, byte[]> all = states.all()) {
+                while (all.hasNext()) {
+                    all.next();
+                    keysWithState++;
+                }
+            }
+        }
         // Kafka Streams initializes the same processor again when it revives its task from the changelog.
         clock = Long.MIN_VALUE;
         Long stored = watermark.get(SWEPT_TO);
@@ -152,7 +167,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     }
 
     private Decided decide(RequestEvent request, long time, Rejection late) {
-        String planId = planIdOf(request.apiKey());
+        String assigned = valueOf(keyCatalog.get(request.apiKey()));
+        String planId = assigned == null ? defaultPlan : assigned;
         if (planId == null) {
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
         }
@@ -160,8 +176,17 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         if (plan == null) {
             return rejected(request, planId, Reason.UNKNOWN_PLAN, time, late);
         }
-        Evaluation evaluation = QuotaEngine.evaluate(plan, storedState(request.apiKey()), time, request.cost());
+        KeyState stored = storedState(request.apiKey());
+        if (stored == null && assigned == null && defaultPlanMaxKeys > 0 && keysWithState >= defaultPlanMaxKeys) {
+            // A flood of unknown keys would otherwise take memory for each: the default plan admits new keys
+            // only while the task holds fewer than the cap; assigned keys are always admitted.
+            return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
+        }
+        Evaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
         states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
+        if (stored == null) {
+            keysWithState++;
+        }
         return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
                 request.cost(), plan.quotaLimit(), sweptTo, late);
     }
@@ -203,11 +228,13 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         if (command.commandId() != null) {
             requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
         }
+        boolean had = states.get(command.apiKey()) != null;
         if (applied.state() == null) {
             states.delete(command.apiKey());
         } else {
             states.put(command.apiKey(), KeyStateCodec.encode(applied.state()));
         }
+        keysWithState += (applied.state() == null ? 0 : 1) - (had ? 1 : 0);
         LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
                 command.apiKey(), command);
         return Handled.applied(command, applied.block());
@@ -282,6 +309,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             }
         }
         idle.forEach(states::delete);
+        keysWithState -= idle.size();
         requestIds.forget(clock);
         LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted in {} us", context.taskId(), scanned, idle.size(),
                 (System.nanoTime() - startNanos) / 1000);

@@ -175,7 +175,7 @@ public final class QuotaTopology {
         KStream<String, Handled> handled = placed
                 .merge(keyInputs, Named.as("inputs-by-key"))
                 .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
-                        config.requestMaxLatenessMs(), config.dedupWindowMs()), Named.as("quota-decider"));
+                        config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys()), Named.as("quota-decider"));
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
