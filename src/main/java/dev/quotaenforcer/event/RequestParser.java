@@ -18,7 +18,7 @@ public final class RequestParser {
     /** Longest request id or API key accepted. */
     public static final int MAX_ID_LENGTH = 256;
     /** Latest event time accepted, 9999-12-31T23:59:59.999Z; with times from 1970 on, time arithmetic never overflows. */
-    static final long MAX_TIMESTAMP = 253_402_300_799_999L;
+    public static final long MAX_TIMESTAMP = 253_402_300_799_999L;
 
     private static final int REQUEST_ID = 1;
     private static final int API_KEY = 2;

@@ -7,7 +7,9 @@ import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.PolicyStanding;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.PlanUsage;
+import dev.quotaenforcer.event.RequestParser;
 import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.plan.PlanParser;
 import dev.quotaenforcer.topology.JsonSerde;
 import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topics;
@@ -42,6 +44,9 @@ public final class OperatorServer implements AutoCloseable {
     private static final String PROBLEM_JSON = "application/problem+json";
     private static final int DEFAULT_TOP_KEYS = 20;
     private static final int MAX_LIST = 1000;
+    private static final int MAX_REQUEST_HEAD_BYTES = 128 * 1024;
+    private static final int MAX_PATH_OR_QUERY = 4096;
+    private static final Instant LATEST = Instant.ofEpochMilli(RequestParser.MAX_TIMESTAMP);
 
     private final Javalin server;
     private final PrometheusMeterRegistry metrics;
@@ -63,6 +68,10 @@ public final class OperatorServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.jetty.host = bindAddress;
             config.jetty.port = port;
+            // Room for a path or query far longer than any valid one, so that it is refused by the checks below.
+            config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
+            config.jetty.modifyServer(jetty -> jetty.setErrorHandler(new ProblemErrorHandler()));
+            config.routes.before(OperatorServer::requireModestSize);
             config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8").result(dashboard));
             config.routes.get("/health", this::health);
             config.routes.get("/health/live", ctx -> ctx.status(isLive() ? 200 : 503).result(streamsState()));
@@ -151,6 +160,11 @@ public final class OperatorServer implements AutoCloseable {
             return;
         }
         String apiKey = ctx.pathParam("apiKey");
+        if (apiKey.isEmpty() || apiKey.length() > RequestParser.MAX_ID_LENGTH) {
+            throw new BadRequest("an API key has 1 to " + RequestParser.MAX_ID_LENGTH + " characters; this one has "
+                    + apiKey.length());
+        }
+        instant(ctx, "at", now());
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.STATE_STORE, apiKey);
         if (owner == null) {
             unavailable(ctx, "no instance owns key " + apiKey + " at the moment (starting or rebalancing)");
@@ -207,6 +221,10 @@ public final class OperatorServer implements AutoCloseable {
     /** The query of a plan request; null, answered 404, when the plan is not in this instance's catalog. */
     private PlanQuery planQuery(Context ctx, Attached app) {
         String planId = ctx.pathParam("plan");
+        if (!PlanParser.isPlanId(planId)) {
+            throw new BadRequest("plan id " + RequestParser.abbreviate(planId) + " is not a plan's name (1 to 64 letters, "
+                    + "digits, '.', '_' or '-')");
+        }
         Plan plan = app.stores().plan(planId);
         if (plan == null) {
             problem(ctx, 404, "plan " + planId + " is not in the catalog");
@@ -337,6 +355,15 @@ public final class OperatorServer implements AutoCloseable {
         return now.isBefore(end) && !now.isBefore(hour) ? now : end.minusMillis(1);
     }
 
+    /** No valid path or query comes near this: a longer one is refused before any route reads it. */
+    private static void requireModestSize(Context ctx) {
+        String query = ctx.queryString();
+        if (ctx.path().length() > MAX_PATH_OR_QUERY || (query != null && query.length() > MAX_PATH_OR_QUERY)) {
+            throw new BadRequest("a path or query of " + Math.max(ctx.path().length(), query == null ? 0 : query.length())
+                    + " characters; at most " + MAX_PATH_OR_QUERY + " are read");
+        }
+    }
+
     private static Instant hourOf(Instant time) {
         return time.truncatedTo(ChronoUnit.HOURS);
     }
@@ -346,12 +373,18 @@ public final class OperatorServer implements AutoCloseable {
         if (value == null) {
             return otherwise;
         }
+        Instant instant;
         try {
-            return Instant.parse(value);
+            instant = Instant.parse(value);
         } catch (DateTimeParseException e) {
-            throw new BadRequest("query parameter " + parameter + "=" + value + " is not an ISO-8601 instant "
-                    + "such as 2026-11-30T10:00:00Z");
+            throw new BadRequest("query parameter " + parameter + "=" + RequestParser.abbreviate(value)
+                    + " is not an ISO-8601 instant such as 2026-11-30T10:00:00Z");
         }
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST)) {
+            throw new BadRequest("query parameter " + parameter + "=" + value + " is outside " + Instant.EPOCH + " to "
+                    + LATEST + ", the times requests are decided in");
+        }
+        return instant;
     }
 
     private static int count(Context ctx, String parameter, int otherwise) {
@@ -367,7 +400,8 @@ public final class OperatorServer implements AutoCloseable {
         } catch (NumberFormatException e) {
             // Answered below, as for a number out of range.
         }
-        throw new BadRequest("query parameter " + parameter + "=" + value + " must be a whole number from 1 to " + MAX_LIST);
+        throw new BadRequest("query parameter " + parameter + "=" + RequestParser.abbreviate(value)
+                + " must be a whole number from 1 to " + MAX_LIST);
     }
 
     private static String encode(String pathSegment) {
