@@ -11,6 +11,7 @@ import dev.quotaenforcer.plan.PolicyKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Turns an evaluation into what is published: the decision and any quota-exceeded events. */
 public final class Decisions {
@@ -19,19 +20,21 @@ public final class Decisions {
     }
 
     public static Decision of(RequestEvent request, Evaluation evaluation) {
+        Decision decision;
         if (evaluation.blocked()) {
-            return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
-                    0, 0, 0, evaluation.retryAfterSeconds(), 0, Instant.ofEpochMilli(evaluation.decidedAt()),
-                    RateLimitHeaders.of(evaluation));
+            decision = new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
+                    0, 0, 0, evaluation.retryAfterSeconds(), 0, Instant.ofEpochMilli(evaluation.decidedAt()), Map.of());
+        } else {
+            Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
+            Verdict verdict = binding.verdict();
+            Reason reason = evaluation.allowed() ? Reason.OK
+                    : binding.policy().kind() == PolicyKind.QUOTA ? Reason.QUOTA_EXCEEDED : Reason.RATE_LIMITED;
+            decision = new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), evaluation.allowed(),
+                    reason, binding.policy().name(), verdict.limit(), verdict.remaining(), verdict.resetSeconds(),
+                    evaluation.allowed() ? 0 : evaluation.retryAfterSeconds(), evaluation.allowed() ? evaluation.delayMs() : 0,
+                    Instant.ofEpochMilli(evaluation.decidedAt()), Map.of());
         }
-        Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
-        Verdict verdict = binding.verdict();
-        Reason reason = evaluation.allowed() ? Reason.OK
-                : binding.policy().kind() == PolicyKind.QUOTA ? Reason.QUOTA_EXCEEDED : Reason.RATE_LIMITED;
-        return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), evaluation.allowed(), reason,
-                binding.policy().name(), verdict.limit(), verdict.remaining(), verdict.resetSeconds(),
-                evaluation.allowed() ? 0 : evaluation.retryAfterSeconds(), evaluation.allowed() ? evaluation.delayMs() : 0,
-                Instant.ofEpochMilli(evaluation.decidedAt()), RateLimitHeaders.of(evaluation));
+        return decision.withHeaders(RateLimitHeaders.of(evaluation.plan(), decision));
     }
 
     /** One event per policy whose denial opens a new run (or, for fixed windows, a new window). */

@@ -1,7 +1,11 @@
 package dev.quotaenforcer.engine;
 
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.limit.Verdict;
+import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.plan.PlanPolicy;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -18,27 +22,29 @@ public final class RateLimitHeaders {
     private RateLimitHeaders() {
     }
 
-    public static Map<String, String> of(Evaluation evaluation) {
+    /**
+     * The headers of a decision of {@code plan}, from the decision's own fields: so a decision stored
+     * without them (a remembered request's) gets them back exactly as long as its plan is unchanged.
+     */
+    public static Map<String, String> of(Plan plan, Decision decision) {
         Map<String, String> headers = new LinkedHashMap<>();
-        long retryAfter = evaluation.retryAfterSeconds();
-        if (!evaluation.allowed() && retryAfter != Verdict.NEVER) {
+        long retryAfter = decision.retryAfterSeconds();
+        if (!decision.allowed() && retryAfter != Verdict.NEVER) {
             headers.put("Retry-After", Long.toString(retryAfter));
         }
-        if (evaluation.blocked()) {
+        if (decision.reason() == Reason.BLOCKED) {
             return headers;
         }
-        Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
-        Verdict verdict = binding.verdict();
-        headers.put("RateLimit-Limit", Long.toString(verdict.limit()));
-        headers.put("RateLimit-Remaining", Long.toString(verdict.remaining()));
-        headers.put("RateLimit-Reset", Long.toString(verdict.resetSeconds()));
+        headers.put("RateLimit-Limit", Long.toString(decision.limit()));
+        headers.put("RateLimit-Remaining", Long.toString(decision.remaining()));
+        headers.put("RateLimit-Reset", Long.toString(decision.resetSeconds()));
         StringJoiner policies = new StringJoiner(", ");
-        for (Evaluation.PolicyVerdict v : evaluation.verdicts()) {
-            LimitPolicy limit = v.policy().limit();
+        for (PlanPolicy policy : plan.policies()) {
+            LimitPolicy limit = policy.limit();
             policies.add(quoted(limit.name()) + ";q=" + limit.limit() + ";w=" + windowSeconds(limit));
         }
         headers.put("RateLimit-Policy", policies.toString());
-        headers.put("RateLimit", quoted(binding.policy().name()) + ";r=" + verdict.remaining() + ";t=" + verdict.resetSeconds());
+        headers.put("RateLimit", quoted(decision.policy()) + ";r=" + decision.remaining() + ";t=" + decision.resetSeconds());
         return headers;
     }
 

@@ -19,6 +19,12 @@ public record Decision(String requestId, String apiKey, String plan, boolean all
                        long limit, long remaining, long resetSeconds, long retryAfterSeconds, long delayMs,
                        Instant eventTime, Map<String, String> headers) {
 
+    /** The same decision with these headers. */
+    public Decision withHeaders(Map<String, String> headers) {
+        return new Decision(requestId, apiKey, plan, allowed, reason, policy, limit, remaining, resetSeconds,
+                retryAfterSeconds, delayMs, eventTime, headers);
+    }
+
     /** A denial that no policy made: unknown key or plan, or an unreadable request. */
     public static Decision rejected(String requestId, String apiKey, String plan, Reason reason, long eventTime) {
         return new Decision(requestId, apiKey, plan, false, reason, null, 0, 0, 0, 0, 0,

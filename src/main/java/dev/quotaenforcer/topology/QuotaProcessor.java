@@ -149,7 +149,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             return;
         }
         clock = Math.max(clock, record.timestamp());
-        Decision original = requestIds.original(request.apiKey(), request.requestId(), record.timestamp());
+        Decision original = requestIds.original(request.apiKey(), request.requestId(), record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
             context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo(), sweptTo))));

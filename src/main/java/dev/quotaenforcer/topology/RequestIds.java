@@ -1,12 +1,14 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.engine.DecisionCodec;
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.plan.Plan;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.kafka.common.serialization.Serde;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -15,9 +17,9 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The idempotency keys a task has seen: each decided request's decision for the dedup window, by
- * API key and request id, and each applied admin command's id for {@link #COMMAND_RETENTION}, in a
- * changelogged store committed with the key states. A request re-sent within the window is answered
+ * The idempotency keys a task has seen: each decided request's decision ({@link DecisionCodec}) for
+ * the dedup window, by API key and request id, and each applied admin command's id for
+ * {@link #COMMAND_RETENTION}, in a changelogged store committed with the key states. A request re-sent within the window is answered
  * with the original decision and counted nothing; a command re-sent is not applied again.
  *
  * <p>Entries are filed under time buckets as wide as their retention, so a lookup reads two buckets
@@ -30,7 +32,6 @@ final class RequestIds {
     /** How long an applied command's id is remembered. */
     static final Duration COMMAND_RETENTION = Duration.ofDays(7);
 
-    private static final Serde<Decision> DECISIONS = FieldJsonSerde.decisions();
     private static final char REQUEST = 'r';
     private static final char COMMAND = 'c';
 
@@ -48,21 +49,26 @@ final class RequestIds {
                 .withCachingEnabled();
     }
 
-    /** The decision of the request with this id decided within the window before {@code now}, else null. */
-    Decision original(String apiKey, String requestId, long now) {
+    /**
+     * The decision of the request with this id decided within the window before {@code now}, else null.
+     *
+     * @param plans the plans in force by id, which its headers are rebuilt from
+     */
+    Decision original(String apiKey, String requestId, long now, Function<String, Plan> plans) {
         if (windowMs == 0) {
             return null;
         }
         byte[] entry = find(REQUEST, windowMs, apiKey, requestId, now);
-        return entry == null ? null : DECISIONS.deserializer().deserialize(null, Arrays.copyOfRange(entry, Long.BYTES, entry.length));
+        return entry == null ? null
+                : DecisionCodec.decode(Arrays.copyOfRange(entry, Long.BYTES, entry.length), requestId, apiKey, plans);
     }
 
     /** Remembers a request's decision, made at record time {@code now}. */
     void remember(Decision decision, long now) {
         if (windowMs > 0) {
-            byte[] json = DECISIONS.serializer().serialize(null, decision);
+            byte[] compact = DecisionCodec.encode(decision);
             store.put(key(REQUEST, windowMs, decision.apiKey(), decision.requestId(), now),
-                    ByteBuffer.allocate(Long.BYTES + json.length).putLong(now).put(json).array());
+                    ByteBuffer.allocate(Long.BYTES + compact.length).putLong(now).put(compact).array());
         }
     }
 

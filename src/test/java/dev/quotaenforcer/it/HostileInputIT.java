@@ -109,24 +109,33 @@ class HostileInputIT {
     }
 
     @Test
-    void garbageWrittenOntoTheCatalogsBeforeAnEnforcerStartsDoesNotDisplaceTheValidPlanOrAssignment(TestCluster cluster)
-            throws Exception {
+    void garbageWrittenOntoTheCatalogsDoesNotDisplaceTheValidPlanOrAssignmentNotEvenInAFreshInstancesRestore(
+            TestCluster cluster, @TempDir Path secondStateDir) throws Exception {
         cluster.createTopics(1);
         cluster.putPlan("""
                 {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
         cluster.assign("victim", "basic");
-        cluster.send(List.of(
-                new ProducerRecord<>(cluster.topics().planCatalog().name(), TestCluster.bytes("basic"), TestCluster.bytes("garbage")),
-                new ProducerRecord<>(cluster.topics().keyCatalog().name(), TestCluster.bytes("victim"), TestCluster.bytes("no plan!"))));
-
-        // A fresh instance loads the catalogs by restoring them: the check must hold there too.
-        try (Enforcer enforcer = cluster.startEnforcer("a", stateDir)) {
+        try (Enforcer first = cluster.startEnforcer("a", stateDir)) {
+            // The first instance validates the plan and assignment into the catalogs.
+            TestCluster.awaitAssignment(first, "victim", "basic");
+            cluster.send(List.of(
+                    new ProducerRecord<>(cluster.topics().planCatalog().name(), TestCluster.bytes("basic"), TestCluster.bytes("garbage")),
+                    new ProducerRecord<>(cluster.topics().keyCatalog().name(), TestCluster.bytes("victim"), TestCluster.bytes("no plan!"))));
             cluster.send(List.of(TestCluster.request(cluster.topics(), "victim", "v-1", 1, null)));
 
             Decision decision = cluster.awaitDecisions(1).get(0);
             assertEquals("basic", decision.plan());
-            assertEquals(99, decision.remaining());
-            assertRunning(enforcer);
+            assertEquals(99, decision.remaining(), "the running instance kept the valid plan");
+        }
+
+        // A fresh instance loads the catalogs by restoring them, garbage last: the check holds there too.
+        try (Enforcer second = cluster.startEnforcer("b", secondStateDir)) {
+            cluster.send(List.of(TestCluster.request(cluster.topics(), "victim", "v-2", 1, null)));
+
+            Decision decision = cluster.awaitDecisions(2).get(1);
+            assertEquals("basic", decision.plan());
+            assertEquals(98, decision.remaining());
+            assertRunning(second);
         }
     }
 
