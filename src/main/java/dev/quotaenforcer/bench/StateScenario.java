@@ -445,7 +445,7 @@ public final class StateScenario implements Scenario {
                         "key + value of the " + QuotaTopology.USAGE_STORE + " changelog, which the in-memory store holds per key and hour"),
                 row("remembered request id (RocksDB, changelog)", requestIdBytes, "key + value of the "
                         + QuotaTopology.REQUEST_IDS_STORE + " changelog (bucket, API key, request id; record time and the "
-                        + "decision's JSON); at " + DEDUP_RATE + " requests/s over the default " + DEDUP_WINDOW_SECONDS
+                        + "decision, DecisionCodec); at " + DEDUP_RATE + " requests/s over the default " + DEDUP_WINDOW_SECONDS
                         + " s window: " + Numbers.of(requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS / MIB) + " MiB"),
                 row("live heap per key", liveHeapPerKey, "reachable heap (jcmd GC.class_histogram) with the keys minus before "
                         + "them: mostly the hourly usage store, plus what fills with the first keys (Streams' 10 MiB record "
