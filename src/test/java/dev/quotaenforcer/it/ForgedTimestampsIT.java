@@ -17,17 +17,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -125,11 +119,7 @@ class ForgedTimestampsIT {
     void anEnforcerRefusesToStartOnARequestsTopicItsProducersStamp(TestCluster cluster) throws Exception {
         cluster.createTopics(1);
         String requests = cluster.topics().requests().name();
-        try (Admin admin = Admin.create(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, requests), List.of(
-                    new AlterConfigOp(new ConfigEntry(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime"),
-                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-        }
+        cluster.alterTopicConfig(requests, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "CreateTime");
 
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> cluster.startEnforcer("a", stateDir).close());

@@ -72,12 +72,7 @@ class GatewayFaultsIT {
             assertEquals(5, sync.decidedByFailurePolicy());
 
             try (EmbeddedKafka broker = EmbeddedKafka.start(brokerDir, port, controllerPort)) {
-                cluster.createTopics(1);
-                cluster.putPlan("""
-                        {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
-                cluster.assign("k-1", "basic");
-                try (Enforcer enforcer = cluster.startEnforcer("a", stateDir)) {
-                    TestCluster.awaitAssignment(enforcer, "k-1", "basic");
+                try (Enforcer enforcer = cluster.startWithBasicPlan(1, stateDir, "k-1")) {
                     assertTrue(sync.awaitReady(Duration.ofSeconds(60)), "the sync client reached the broker");
                     assertTrue(async.awaitReady(Duration.ofSeconds(60)), "the async client reached the broker");
 

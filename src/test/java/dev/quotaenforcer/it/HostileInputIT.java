@@ -16,12 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.KafkaStreams;
@@ -79,7 +76,7 @@ class HostileInputIT {
     @Test
     void anEnforcerRefusesToStartOnAnOutputTopicThatCannotTakeItsLargestRecord(TestCluster cluster) throws Exception {
         cluster.createTopics(1);
-        limitRecordSize(cluster, cluster.topics().decisions().name(), 1200);
+        cluster.alterTopicConfig(cluster.topics().decisions().name(), TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "1200");
 
         IllegalStateException refused = assertThrows(IllegalStateException.class,
                 () -> cluster.startEnforcer("a", stateDir).close());
@@ -111,13 +108,8 @@ class HostileInputIT {
     @Test
     void garbageWrittenOntoTheCatalogsDoesNotDisplaceTheValidPlanOrAssignmentNotEvenInAFreshInstancesRestore(
             TestCluster cluster, @TempDir Path secondStateDir) throws Exception {
-        cluster.createTopics(1);
-        cluster.putPlan("""
-                {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
-        cluster.assign("victim", "basic");
-        try (Enforcer first = cluster.startEnforcer("a", stateDir)) {
-            // The first instance validates the plan and assignment into the catalogs.
-            TestCluster.awaitAssignment(first, "victim", "basic");
+        // The first instance validates the plan and assignment into the catalogs.
+        try (Enforcer first = cluster.startWithBasicPlan(1, stateDir, "victim")) {
             cluster.send(List.of(
                     new ProducerRecord<>(cluster.topics().planCatalog().name(), TestCluster.bytes("basic"), TestCluster.bytes("garbage")),
                     new ProducerRecord<>(cluster.topics().keyCatalog().name(), TestCluster.bytes("victim"), TestCluster.bytes("no plan!"))));
@@ -139,27 +131,12 @@ class HostileInputIT {
         }
     }
 
-    private static void limitRecordSize(TestCluster cluster, String topic, int bytes) throws Exception {
-        try (Admin admin = admin(cluster)) {
-            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(
-                    new AlterConfigOp(new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(bytes)),
-                            AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
-        }
-    }
-
     private static Admin admin(TestCluster cluster) {
         return Admin.create(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()));
     }
 
     private Enforcer started(TestCluster cluster, int partitions) throws InterruptedException {
-        cluster.createTopics(partitions);
-        cluster.putPlan("""
-                {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
-        cluster.assign("k-1", "basic");
-        cluster.assign("victim", "basic");
-        Enforcer enforcer = cluster.startEnforcer("a", stateDir);
-        TestCluster.awaitAssignment(enforcer, "victim", "basic");
-        return enforcer;
+        return cluster.startWithBasicPlan(partitions, stateDir, "k-1", "victim");
     }
 
     private static void assertRunning(Enforcer enforcer) throws InterruptedException {

@@ -29,12 +29,7 @@ class HttpApiBadRequestsIT {
 
     @Test
     void malformedAndOutOfRangeParametersAreBadRequestsWithAProblemBody(TestCluster cluster) throws Exception {
-        cluster.createTopics(1);
-        cluster.putPlan("""
-                {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
-        cluster.assign("k-1", "basic");
-        try (Enforcer enforcer = cluster.startEnforcer("a", stateDir)) {
-            TestCluster.awaitAssignment(enforcer, "k-1", "basic");
+        try (Enforcer enforcer = cluster.startWithBasicPlan(1, stateDir, "k-1")) {
             List<String> bad = List.of(
                     "/usage/k-1?at=%2B1000000000-12-31T23:59:59Z",
                     "/usage/k-1?at=-1000000000-01-01T00:00:00Z",

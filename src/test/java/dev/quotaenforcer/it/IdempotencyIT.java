@@ -23,8 +23,7 @@ class IdempotencyIT {
     void aRetryDecidedByAnInstanceWithAWipedStateDirGetsTheOriginalDecisionAndIsNotCountedAgain(TestCluster cluster)
             throws Exception {
         cluster.createTopics(2);
-        cluster.putPlan("""
-                {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""");
+        cluster.putPlan(TestCluster.BASIC_PLAN);
         cluster.assign("k-1", "basic");
         Decision original;
         try (Enforcer first = cluster.startEnforcer("first", firstStateDir)) {

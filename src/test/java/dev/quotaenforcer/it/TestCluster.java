@@ -26,9 +26,12 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -37,6 +40,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -95,6 +99,27 @@ public final class TestCluster {
         }
     }
 
+    /** Sets one config of a topic, and returns once the broker describes the topic with it. */
+    public void alterTopicConfig(String topic, String name, String value) throws Exception {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try (Admin admin = Admin.create(clientSettings())) {
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value),
+                    AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
+            // The controller has it; the broker's view, which an enforcer starting now describes, follows shortly.
+            awaitCondition(topic + " described with " + name + "=" + value, () -> {
+                try {
+                    return value.equals(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
+                            .get(resource).get(name).value());
+                } catch (ExecutionException | TimeoutException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }, DEFAULT_WAIT);
+        }
+    }
+
     /** What a command-line run printed, and its exit status. */
     public record CliResult(int status, String out, String err) {
     }
@@ -130,6 +155,27 @@ public final class TestCluster {
         // records: a bound reaching over them keeps their figures (the default bound has tests of its own).
         settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, REPLAY_LATENESS_MS);
         return settings;
+    }
+
+    /** The hourly quota of 100 most suites decide against. */
+    public static final String BASIC_PLAN = """
+            {"id": "basic", "quota": {"name": "hourly", "limit": 100, "window": "PT1H"}}""";
+
+    /**
+     * Creates this test's topics, publishes {@link #BASIC_PLAN}, assigns {@code apiKeys} to it and starts
+     * an enforcer that has them in force.
+     */
+    public Enforcer startWithBasicPlan(int requestPartitions, Path stateDir, String... apiKeys) throws InterruptedException {
+        createTopics(requestPartitions);
+        putPlan(BASIC_PLAN);
+        for (String apiKey : apiKeys) {
+            assign(apiKey, "basic");
+        }
+        Enforcer enforcer = startEnforcer("a", stateDir);
+        for (String apiKey : apiKeys) {
+            awaitAssignment(enforcer, apiKey, "basic");
+        }
+        return enforcer;
     }
 
     /** Starts an enforcer instance and waits until it is running. */

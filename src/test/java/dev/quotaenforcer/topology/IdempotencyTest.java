@@ -41,6 +41,11 @@ class IdempotencyTest {
         enforcer.assign("k-t", "tight");
     }
 
+    /** Key k-t (plan tight, 3 a second) spends 12:00:00's three. */
+    private void spendTheSecond() {
+        assertEquals(3, enforcer.burst("k-t", "t", 3, at(0, 0)));
+    }
+
     @Test
     void aRequestReSentWithItsIdWithinTheWindowGetsTheOriginalDecisionAndIsNotCountedAgain() {
         start(Map.of());
@@ -71,10 +76,7 @@ class IdempotencyTest {
     @Test
     void aDeniedRequestReSentIsDeniedAgainWithoutANewExceededEventOrBlock() {
         start(Map.of());
-        for (int i = 0; i < 3; i++) {
-            enforcer.send("k-t", "t-" + i, at(0, 0));
-        }
-        enforcer.decisions();
+        spendTheSecond();
         Decision denied = enforcer.decide("k-t", "t-3", at(0, 0));
         assertEquals(1, enforcer.exceeded().size());
         assertEquals(1, enforcer.blocks().size());
@@ -126,10 +128,7 @@ class IdempotencyTest {
     @Test
     void aCommandReSentWithItsIdAppliesOnce() {
         start(Map.of());
-        for (int i = 0; i < 3; i++) {
-            enforcer.send("k-t", "t-" + i, at(0, 0));
-        }
-        enforcer.decisions();
+        spendTheSecond();
         String grant = "{\"type\": \"grant\", \"apiKey\": \"k-t\", \"policy\": \"per-second\", \"amount\": 1, \"commandId\": \"c-1\"}";
         enforcer.command("k-t", grant, at(0, 0));
         enforcer.command("k-t", grant, at(0, 0));
@@ -144,10 +143,7 @@ class IdempotencyTest {
     @Test
     void commandsWithoutAnIdApplyEachTime() {
         start(Map.of());
-        for (int i = 0; i < 3; i++) {
-            enforcer.send("k-t", "t-" + i, at(0, 0));
-        }
-        enforcer.decisions();
+        spendTheSecond();
         String grant = "{\"type\": \"grant\", \"apiKey\": \"k-t\", \"policy\": \"per-second\", \"amount\": 1}";
         enforcer.command("k-t", grant, at(0, 0));
         enforcer.command("k-t", grant, at(0, 0));
