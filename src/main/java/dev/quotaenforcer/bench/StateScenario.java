@@ -444,7 +444,7 @@ public final class StateScenario implements Scenario {
                 row("hourly usage (heap), serialized", m.usage.keyBytesPerRecord() + m.usage.valueBytesPerRecord(),
                         "key + value of the " + QuotaTopology.USAGE_STORE + " changelog, which the in-memory store holds per key and hour"),
                 row("remembered request id (RocksDB, changelog)", requestIdBytes, "key + value of the "
-                        + QuotaTopology.REQUEST_IDS_STORE + " changelog (bucket, API key, request id; record time and the "
+                        + QuotaTopology.REQUEST_IDS_STORE + " changelog (API key and request id with the record time; the "
                         + "decision, DecisionCodec); at " + DEDUP_RATE + " requests/s over the default " + DEDUP_WINDOW_SECONDS
                         + " s window: " + Numbers.of(requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS / MIB) + " MiB"),
                 row("live heap per key", liveHeapPerKey, "reachable heap (jcmd GC.class_histogram) with the keys minus before "

@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -110,9 +111,11 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             public Set<StoreBuilder<?>> stores() {
                 StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
-                return Set.of(store.withCachingEnabled(), Stores.keyValueStoreBuilder(
-                        Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(), Serdes.Long()),
-                        RequestIds.storeBuilder());
+                Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders(dedupWindowMs));
+                stores.add(store.withCachingEnabled());
+                stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
+                        Serdes.Long()));
+                return stores;
             }
         };
     }
@@ -124,7 +127,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
         this.watermark = context.getStateStore(WATERMARK_STORE);
-        this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), dedupWindowMs);
+        this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), context.getStateStore(RequestIds.COMMANDS_STORE),
+                dedupWindowMs);
         keysWithState = 0;
         if (defaultPlanMaxKeys > 0) {
             try (KeyValueIterator<String, byte[]> all = states.all()) {
@@ -310,7 +314,6 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
         idle.forEach(states::delete);
         keysWithState -= idle.size();
-        requestIds.forget(clock);
         LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted in {} us", context.taskId(), scanned, idle.size(),
                 (System.nanoTime() - startNanos) / 1000);
     }

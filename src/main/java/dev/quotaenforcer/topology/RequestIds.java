@@ -3,50 +3,56 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.engine.DecisionCodec;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.plan.Plan;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
  * The idempotency keys a task has seen: each decided request's decision ({@link DecisionCodec}) for
  * the dedup window, by API key and request id, and each applied admin command's id for
- * {@link #COMMAND_RETENTION}, in a changelogged store committed with the key states. A request re-sent within the window is answered
- * with the original decision and counted nothing; a command re-sent is not applied again.
+ * {@link #COMMAND_RETENTION}, in changelogged stores committed with the key states. A request
+ * re-sent within the window is answered with the original decision and counted nothing; a command
+ * re-sent is not applied again.
  *
- * <p>Entries are filed under time buckets as wide as their retention, so a lookup reads two buckets
- * and forgetting reads only what it deletes. Times are the broker's record timestamps.
+ * <p>Both are window stores, filed by the broker's record timestamp: Kafka Streams drops whole
+ * expired segments and the changelog expires by retention, so forgetting costs neither a read nor a
+ * tombstone per request.
  */
 final class RequestIds {
 
-    /** The per-task store of remembered request and command ids. */
+    /** The per-task store of remembered requests' decisions. */
     static final String STORE = "request-ids";
+    /** The per-task store of applied commands' ids. */
+    static final String COMMANDS_STORE = "command-ids";
     /** How long an applied command's id is remembered. */
     static final Duration COMMAND_RETENTION = Duration.ofDays(7);
+    private static final byte[] APPLIED = {};
 
-    private static final char REQUEST = 'r';
-    private static final char COMMAND = 'c';
-
-    private final KeyValueStore<String, byte[]> store;
+    private final WindowStore<String, byte[]> requests;
+    private final WindowStore<String, byte[]> commands;
     private final long windowMs;
 
     /** @param windowMs how long a decided request's id is remembered; 0 remembers none */
-    RequestIds(KeyValueStore<String, byte[]> store, long windowMs) {
-        this.store = store;
+    RequestIds(WindowStore<String, byte[]> requests, WindowStore<String, byte[]> commands, long windowMs) {
+        this.requests = requests;
+        this.commands = commands;
         this.windowMs = windowMs;
     }
 
-    static StoreBuilder<KeyValueStore<String, byte[]>> storeBuilder() {
-        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.String(), Serdes.ByteArray())
-                .withCachingEnabled();
+    /** @param windowMs the dedup window: the requests store keeps that much (a second when nothing is remembered) */
+    static Set<StoreBuilder<?>> storeBuilders(long windowMs) {
+        return Set.of(store(STORE, Duration.ofMillis(Math.max(windowMs, 1_000))), store(COMMANDS_STORE, COMMAND_RETENTION));
+    }
+
+    private static StoreBuilder<WindowStore<String, byte[]>> store(String name, Duration retention) {
+        return Stores.windowStoreBuilder(Stores.persistentWindowStore(name, retention, Duration.ofMillis(1), false),
+                Serdes.String(), Serdes.ByteArray()).withCachingEnabled();
     }
 
     /**
@@ -58,70 +64,36 @@ final class RequestIds {
         if (windowMs == 0) {
             return null;
         }
-        byte[] entry = find(REQUEST, windowMs, apiKey, requestId, now);
-        return entry == null ? null
-                : DecisionCodec.decode(Arrays.copyOfRange(entry, Long.BYTES, entry.length), requestId, apiKey, plans);
+        KeyValue<Long, byte[]> entry = find(requests, windowMs, key(apiKey, requestId), now);
+        return entry == null ? null : DecisionCodec.decode(entry.value, requestId, apiKey, plans);
     }
 
     /** Remembers a request's decision, made at record time {@code now}. */
     void remember(Decision decision, long now) {
         if (windowMs > 0) {
-            byte[] compact = DecisionCodec.encode(decision);
-            store.put(key(REQUEST, windowMs, decision.apiKey(), decision.requestId(), now),
-                    ByteBuffer.allocate(Long.BYTES + compact.length).putLong(now).put(compact).array());
+            requests.put(key(decision.apiKey(), decision.requestId()), DecisionCodec.encode(decision), now);
         }
     }
 
     /** When the command with this id was applied to the key, within the retention before {@code now}; else null. */
     Long commandApplied(String apiKey, String commandId, long now) {
-        byte[] entry = find(COMMAND, COMMAND_RETENTION.toMillis(), apiKey, commandId, now);
-        return entry == null ? null : ByteBuffer.wrap(entry).getLong();
+        KeyValue<Long, byte[]> entry = find(commands, COMMAND_RETENTION.toMillis(), key(apiKey, commandId), now);
+        return entry == null ? null : entry.key;
     }
 
     void rememberCommand(String apiKey, String commandId, long now) {
-        store.put(key(COMMAND, COMMAND_RETENTION.toMillis(), apiKey, commandId, now),
-                ByteBuffer.allocate(Long.BYTES).putLong(now).array());
+        commands.put(key(apiKey, commandId), APPLIED, now);
     }
 
-    /** Deletes every entry past its retention by {@code now}: whole buckets, the only entries read. */
-    void forget(long now) {
-        forget(REQUEST, windowMs, now);
-        forget(COMMAND, COMMAND_RETENTION.toMillis(), now);
-    }
-
-    private void forget(char kind, long retentionMs, long now) {
-        if (retentionMs == 0) {
-            return;
+    /** The entry filed for the key within the retention around {@code now}: before it, or after it when records interleave. */
+    private static KeyValue<Long, byte[]> find(WindowStore<String, byte[]> store, long retentionMs, String key, long now) {
+        try (WindowStoreIterator<byte[]> entries = store.fetch(key, now - retentionMs, now + retentionMs)) {
+            return entries.hasNext() ? entries.next() : null;
         }
-        String firstKept = prefix(kind, retentionMs, now - retentionMs);
-        List<String> expired = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> entries = store.range(String.valueOf(kind), firstKept)) {
-            while (entries.hasNext()) {
-                KeyValue<String, byte[]> entry = entries.next();
-                if (entry.key.compareTo(firstKept) < 0) {
-                    expired.add(entry.key);
-                }
-            }
-        }
-        expired.forEach(store::delete);
     }
 
-    private byte[] find(char kind, long retentionMs, String apiKey, String id, long now) {
-        for (long at : new long[] {now, now - retentionMs}) {
-            byte[] entry = store.get(key(kind, retentionMs, apiKey, id, at));
-            if (entry != null && now - ByteBuffer.wrap(entry).getLong() <= retentionMs) {
-                return entry;
-            }
-        }
-        return null;
-    }
-
-    /** {@code <kind><bucket><length of the API key>:<API key><id>}: unambiguous whatever the ids hold. */
-    private static String key(char kind, long retentionMs, String apiKey, String id, long time) {
-        return prefix(kind, retentionMs, time) + apiKey.length() + ':' + apiKey + id;
-    }
-
-    private static String prefix(char kind, long retentionMs, long time) {
-        return kind + HourlyUsageStore.hourPrefix(Math.floorDiv(time, retentionMs) * retentionMs);
+    /** {@code <length of the API key>:<API key><id>}: unambiguous whatever the ids hold. */
+    private static String key(String apiKey, String id) {
+        return apiKey.length() + ":" + apiKey + id;
     }
 }
