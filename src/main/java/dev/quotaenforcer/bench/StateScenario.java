@@ -66,15 +66,15 @@ public final class StateScenario implements Scenario {
      */
     static final String HEAP = "-Xmx512m";
     private static final String APPLICATION = "bench-state";
-    private static final String PREFIX = "bench";
+    static final String PREFIX = "bench";
     private static final String PLAN_ID = "state";
     private static final String PLAN = """
             {"id": "state",
              "rateLimits": [{"name": "per-minute", "algorithm": "sliding-window-counter", "limit": 100, "window": "PT1M"}],
              "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 1000, "window": "PT1H"}}""";
-    private static final String READY = "quota-enforcer ready";
+    static final String READY = "quota-enforcer ready";
     /** Only stops a hung run: a loaded machine may take many times longer than an idle one. */
-    private static final Duration TIMEOUT = Duration.ofMinutes(30);
+    static final Duration TIMEOUT = Duration.ofMinutes(30);
     /** How far back the requests' event times reach: inside the enforcer's default lateness bound of 5 minutes. */
     /** The request rate and window the README states the memory of remembered request ids for. */
     private static final int DEDUP_RATE = 5_000;
@@ -144,16 +144,22 @@ public final class StateScenario implements Scenario {
                 EmbeddedKafka.freePort())) {
             Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             Topics topics = Topics.withPrefix(PREFIX);
-            try (Admin admin = Admin.create(cluster)) {
-                TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(PREFIX)
-                        .withPartitions(topics.requests().name(), PARTITIONS)
-                        .withPartitions(topics.commands().name(), PARTITIONS));
-            }
-            Plan plan = new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
+            Plan plan = createTopicsAndPlan(cluster, topics, PARTITIONS, PLAN);
             return result(measure(context, cluster, topics, plan, keys, work, broker.bootstrapServers()));
         } finally {
             ThroughputScenario.deleteRecursively(work);
         }
+    }
+
+    /** The bundled topics under {@link #PREFIX}, requests and commands in {@code partitions}, and the plan in the catalog. */
+    static Plan createTopicsAndPlan(Map<String, Object> cluster, Topics topics, int partitions, String planJson)
+            throws Exception {
+        try (Admin admin = Admin.create(cluster)) {
+            TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(PREFIX)
+                    .withPartitions(topics.requests().name(), partitions)
+                    .withPartitions(topics.commands().name(), partitions));
+        }
+        return new CatalogClient(cluster, topics).putPlan(planJson.getBytes(StandardCharsets.UTF_8));
     }
 
     private Measured measure(BenchContext context, Map<String, Object> cluster, Topics topics, Plan plan, int keys,
@@ -162,17 +168,9 @@ public final class StateScenario implements Scenario {
         Path logback = writeLogbackConfig(work);
         int httpPort = EmbeddedKafka.freePort();
         List<String> jvm = List.of(HEAP, "-Dlogback.configurationFile=" + logback);
-        List<String> runArgs = new ArrayList<>();
-        // The user's settings first: a later --set of the same name wins, and the scenario's own must.
-        context.enforcerSettings().forEach((name, value) -> runArgs.addAll(List.of("--set", name + "=" + value)));
-        runArgs.addAll(List.of("--bootstrap-servers", bootstrap,
-                "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
-                "--set", EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + PLAN_ID,
+        List<String> runArgs = runArgs(context, bootstrap, APPLICATION, PLAN_ID, stateDir, httpPort,
                 // Every key is one the default plan takes: measured without the cap that sheds a flood of them.
-                "--set", EnforcerConfig.DEFAULT_PLAN_MAX_KEYS_CONFIG + "=0",
-                "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + APPLICATION,
-                "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
-                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort));
+                EnforcerConfig.DEFAULT_PLAN_MAX_KEYS_CONFIG + "=0");
         // Event times fill the minutes before now within this hour (the broker stamps the records, and the
         // enforcer decides nothing more than its lateness bound behind them): each key has one hourly window,
         // none expired by the end.
@@ -189,7 +187,7 @@ public final class StateScenario implements Scenario {
             measured.predictedValueBytes = produce(cluster, topics.requests().name(), plan, keys, from, Duration.between(from, now));
             context.progress().say(name(), "produced " + keys + " requests, one per key, in "
                     + Numbers.of((System.nanoTime() - start) / 1e9) + " s");
-            awaitCommitted(context, cluster, topics.requests().name(), keys, first);
+            awaitCommitted(context, name(), cluster, APPLICATION, topics.requests().name(), keys, first);
             measured.decideSeconds = (System.nanoTime() - start) / 1e9;
             measured.loaded = ProcessMemory.parseStatus(first.procStatus());
             measured.heapLoaded = heapInfo(first);
@@ -201,10 +199,7 @@ public final class StateScenario implements Scenario {
             context.progress().say(name(), "decided in " + Numbers.of(measured.decideSeconds) + " s; RSS "
                     + Numbers.of(measured.loaded.rssBytes() / MIB) + " MiB");
             measured.sweeps = EnforcerLogLines.sweeps(first.lines());
-            int status = first.stop(TIMEOUT);
-            if (status != 0 && status != EXIT_ON_SIGTERM) {
-                throw new IllegalStateException("the enforcer exited with status " + status + " on SIGTERM");
-            }
+            stopCleanly(first);
         }
         measured.state = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog");
         measured.usage = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.USAGE_STORE + "-changelog");
@@ -224,6 +219,35 @@ public final class StateScenario implements Scenario {
             second.stop(TIMEOUT);
         }
         return measured;
+    }
+
+    /**
+     * The arguments after {@code run} for an enforcer on {@code bootstrap} under {@link #PREFIX} with a
+     * default plan, its HTTP server on {@code httpPort}, then {@code settings} ({@code name=value}).
+     */
+    static List<String> runArgs(BenchContext context, String bootstrap, String application, String defaultPlan,
+                                Path stateDir, int httpPort, String... settings) {
+        List<String> args = new ArrayList<>();
+        // The user's settings first: a later --set of the same name wins, and the scenario's own must.
+        context.enforcerSettings().forEach((name, value) -> args.addAll(List.of("--set", name + "=" + value)));
+        args.addAll(List.of("--bootstrap-servers", bootstrap,
+                "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + PREFIX,
+                "--set", EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + defaultPlan,
+                "--set", StreamsConfig.APPLICATION_ID_CONFIG + "=" + application,
+                "--set", StreamsConfig.STATE_DIR_CONFIG + "=" + stateDir,
+                "--set", EnforcerConfig.HTTP_PORT_CONFIG + "=" + httpPort));
+        for (String setting : settings) {
+            args.addAll(List.of("--set", setting));
+        }
+        return args;
+    }
+
+    /** SIGTERM, and a failure unless the enforcer stopped as cleanly as an operator's stop would. */
+    static void stopCleanly(EnforcerProcess enforcer) throws InterruptedException {
+        int status = enforcer.stop(TIMEOUT);
+        if (status != 0 && status != EXIT_ON_SIGTERM) {
+            throw new IllegalStateException("the enforcer exited with status " + status + " on SIGTERM");
+        }
     }
 
     /** The bundled logging, plus the expiry sweeps the processor logs at debug level. */
@@ -269,22 +293,23 @@ public final class StateScenario implements Scenario {
         return (double) predictedBytes / keys;
     }
 
-    private void awaitCommitted(BenchContext context, Map<String, Object> cluster, String topic, long keys,
-                                EnforcerProcess enforcer) throws Exception {
+    /** Waits until {@code application}'s committed offsets of {@code topic} cover {@code requests}, saying how far it got. */
+    static void awaitCommitted(BenchContext context, String scenario, Map<String, Object> cluster, String application,
+                               String topic, long requests, EnforcerProcess enforcer) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         long lastReport = System.nanoTime();
         try (Admin admin = Admin.create(cluster)) {
             while (true) {
-                long done = ThroughputScenario.committed(admin, APPLICATION, topic);
-                if (done >= keys) {
+                long done = ThroughputScenario.committed(admin, application, topic);
+                if (done >= requests) {
                     return;
                 }
                 if (System.nanoTime() - lastReport > TimeUnit.SECONDS.toNanos(10)) {
-                    context.progress().say(name(), done + "/" + keys + " decided");
+                    context.progress().say(scenario, done + "/" + requests + " decided");
                     lastReport = System.nanoTime();
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the enforcer decided only " + done + " of " + keys + " within " + TIMEOUT);
+                    throw new IllegalStateException("the enforcer decided only " + done + " of " + requests + " within " + TIMEOUT);
                 }
                 enforcer.requireAlive();
                 TimeUnit.MILLISECONDS.sleep(100);
@@ -292,24 +317,28 @@ public final class StateScenario implements Scenario {
         }
     }
 
-    private static ProcessMemory.Heap heapInfo(EnforcerProcess enforcer) throws IOException, InterruptedException {
+    static ProcessMemory.Heap heapInfo(EnforcerProcess enforcer) throws IOException, InterruptedException {
         return ProcessMemory.parseHeapInfo(enforcer.jcmd("GC.heap_info"));
     }
 
     /** Bytes of every object still reachable: jcmd's class histogram collects the garbage first. */
-    private static long liveHeap(EnforcerProcess enforcer) throws IOException, InterruptedException {
+    static long liveHeap(EnforcerProcess enforcer) throws IOException, InterruptedException {
         return ProcessMemory.histogramTotal(enforcer.jcmd("GC.class_histogram"));
     }
 
     /** Decisions the enforcer counted, from its Prometheus metrics. */
     private static long decisions(int httpPort) throws IOException, InterruptedException {
-        HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + httpPort + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
-        return Math.round(PrometheusText.sum(response.body(), "quota_decisions_total"));
+        return Math.round(PrometheusText.sum(metrics(httpPort), "quota_decisions_total"));
+    }
+
+    /** The Prometheus text the enforcer's HTTP server on {@code httpPort} serves at {@code /metrics}. */
+    static String metrics(int httpPort) throws IOException, InterruptedException {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + httpPort + "/metrics"))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** Every committed record of a changelog topic, from the start; key and value sizes summed. */
-    private static Changelog readChangelog(Map<String, Object> cluster, String topic) {
+    static Changelog readChangelog(Map<String, Object> cluster, String topic) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
@@ -406,14 +435,8 @@ public final class StateScenario implements Scenario {
                 .figure("usageKeyBytesPerKey", m.usage.keyBytesPerRecord(), "bytes")
                 .figure("requestIdBytesPerRequest", requestIdBytes, "bytes")
                 .figure("requestIdBytesAt5kPerSecond", requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS, "bytes")
-                .figure("liveHeapPerKey", liveHeapPerKey, "bytes")
-                .figure("rssIdleBytes", m.idle.rssBytes(), "bytes")
-                .figure("rssBytes", m.loaded.rssBytes(), "bytes")
-                .figure("rssPeakBytes", m.loaded.peakBytes(), "bytes")
-                .figure("heapCommittedBytes", m.heapLoaded.committedBytes(), "bytes")
-                .figure("heapUsedBytes", m.heapLoaded.usedBytes(), "bytes")
-                .figure("liveHeapBytes", m.liveHeapLoaded, "bytes")
-                .figure("metaspaceCommittedBytes", m.heapLoaded.metaspaceCommittedBytes(), "bytes")
+                .figure("liveHeapPerKey", liveHeapPerKey, "bytes");
+        memoryFigures(result, m.idle, m.loaded, m.heapLoaded, m.liveHeapLoaded)
                 .figure("rocksDbMemoryBoundBytes", EnforcerConfig.DEFAULT_ROCKSDB_MEMORY_BYTES, "bytes")
                 .figure("sweepKeys", sweptKeys, "keys")
                 .figure("sweepSeconds", sweepMicros / 1e6, "s")
@@ -482,6 +505,18 @@ public final class StateScenario implements Scenario {
                 + ", " + m.restore.partitions() + " partitions) in " + Numbers.of(restoreSeconds) + " s from the first "
                 + "restoring partition to the last, as the enforcer's restore listener logged it.");
         return result.build();
+    }
+
+    /** The enforcer process's memory before any key ({@code idle}) and once every request was decided. */
+    static ScenarioResult.Builder memoryFigures(ScenarioResult.Builder result, ProcessMemory.Resident idle,
+                                                ProcessMemory.Resident loaded, ProcessMemory.Heap heap, long liveHeap) {
+        return result.figure("rssIdleBytes", idle.rssBytes(), "bytes")
+                .figure("rssBytes", loaded.rssBytes(), "bytes")
+                .figure("rssPeakBytes", loaded.peakBytes(), "bytes")
+                .figure("heapCommittedBytes", heap.committedBytes(), "bytes")
+                .figure("heapUsedBytes", heap.usedBytes(), "bytes")
+                .figure("liveHeapBytes", liveHeap, "bytes")
+                .figure("metaspaceCommittedBytes", heap.metaspaceCommittedBytes(), "bytes");
     }
 
     private static List<String> row(String where, double bytes, String how) {
