@@ -43,6 +43,8 @@ final class RequestIds {
     private final WindowStore<String, byte[]> commands;
     private final long windowMs;
     private final RecentHashes recent;
+    /** The newest record time remembered: the store drops what is a window older. */
+    private long newest = Long.MIN_VALUE;
 
     /**
      * Reads the remembered ids' hashes from the request store.
@@ -92,9 +94,13 @@ final class RequestIds {
         return entry == null ? null : DecisionCodec.decode(entry.value, requestId, apiKey, plans);
     }
 
-    /** Remembers a request's decision, made at record time {@code now}. */
+    /**
+     * Remembers a request's decision, made at record time {@code now}; one already a window older than
+     * the newest remembered (a record held back upstream) is not, as its window has passed.
+     */
     void remember(Decision decision, long now) {
-        if (windowMs > 0) {
+        newest = Math.max(newest, now);
+        if (windowMs > 0 && now > newest - windowMs) {
             String key = key(decision.apiKey(), decision.requestId());
             requests.put(key, DecisionCodec.encode(decision), now);
             recent.add(key.hashCode(), now);
