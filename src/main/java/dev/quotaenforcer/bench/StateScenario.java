@@ -419,7 +419,8 @@ public final class StateScenario implements Scenario {
         long sweptDeleted = lastSweeps.stream().mapToLong(EnforcerLogLines.Sweep::deleted).sum();
         long allSweepMicros = m.sweeps.stream().mapToLong(EnforcerLogLines.Sweep::micros).sum();
         double liveHeapPerKey = (double) (m.liveHeapLoaded - m.liveHeapIdle) / m.keys;
-        double requestIdBytes = m.requestIds.keyBytesPerRecord() + m.requestIds.valueBytesPerRecord();
+        double requestIdBytes = m.requestIds.records() == 0 ? 0
+                : m.requestIds.keyBytesPerRecord() + m.requestIds.valueBytesPerRecord();
         double restoreSeconds = m.restore.millis() / 1000.0;
         ScenarioResult.Builder result = ScenarioResult.builder(this, "bytes, memory and restore time per active key")
                 .figure("keys", m.keys, "keys")
@@ -466,7 +467,7 @@ public final class StateScenario implements Scenario {
                         + QuotaTopology.STATE_STORE + " stores after a clean stop / keys"),
                 row("hourly usage (heap), serialized", m.usage.keyBytesPerRecord() + m.usage.valueBytesPerRecord(),
                         "key + value of the " + QuotaTopology.USAGE_STORE + " changelog, which the in-memory store holds per key and hour"),
-                row("remembered request id (RocksDB, changelog)", requestIdBytes, "key + value of the "
+                row("remembered request id (serialized, in heap and changelog)", requestIdBytes, "key + value of the "
                         + QuotaTopology.REQUEST_IDS_STORE + " changelog (API key and request id with the record time; the "
                         + "decision, DecisionCodec); at " + DEDUP_RATE + " requests/s over the default " + DEDUP_WINDOW_SECONDS
                         + " s window: " + Numbers.of(requestIdBytes * DEDUP_RATE * DEDUP_WINDOW_SECONDS / MIB) + " MiB"),
