@@ -1,7 +1,9 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.PlanUsage;
+import dev.quotaenforcer.event.RequestParser;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -14,12 +16,16 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * Sums the tasks' shares of each plan's hour into the plan's total: a task's new share replaces its
- * previous one, so nothing is counted twice. Totals are stamped with the time they are written.
+ * previous one, so nothing is counted twice. Totals are stamped with the time they are written. A
+ * share read back from the repartition topic is checked first: one that is not a task's share of the
+ * plan's hour it is keyed by is refused, and the processing exception handler dead-letters it.
  */
 final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.PlanUsagePart, PlanUsage> {
 
     /** Each task's latest share, by {@code <plan>@<hour>#<task>}. */
     static final String SHARES_STORE = "plan-usage-shares";
+
+    private static final Pattern TASK_ID = Pattern.compile("\\d{1,9}_\\d{1,9}");
 
     private FixedKeyProcessorContext<String, PlanUsage> context;
     private KeyValueStore<String, PlanUsage> totals;
@@ -52,6 +58,10 @@ final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.Pla
     @Override
     public void process(FixedKeyRecord<String, UsageReport.PlanUsagePart> record) {
         UsageReport.PlanUsagePart part = record.value();
+        String problem = problem(record.key(), part);
+        if (problem != null) {
+            throw new IllegalArgumentException("not a task's share of a plan's hour: " + problem);
+        }
         String shareKey = record.key() + "#" + part.task();
         PlanUsage previous = shares.get(shareKey);
         PlanUsage total = totals.get(record.key());
@@ -63,5 +73,23 @@ final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.Pla
         shares.put(shareKey, part.usage());
         totals.put(record.key(), updated);
         context.forward(record.withValue(updated).withTimestamp(context.currentSystemTimeMs()));
+    }
+
+    private static String problem(String key, UsageReport.PlanUsagePart part) {
+        if (part == null || part.usage() == null || part.task() == null) {
+            return "a share needs its task and its usage";
+        }
+        if (!TASK_ID.matcher(part.task()).matches()) {
+            return "task " + RequestParser.abbreviate(part.task()) + " is not a task id";
+        }
+        PlanUsage usage = part.usage();
+        if (usage.plan() == null || usage.hour() == null || !QuotaTopology.hourKey(usage.plan(), usage.hour()).equals(key)) {
+            return "plan " + usage.plan() + " and hour " + usage.hour() + " are not those of its key " + key;
+        }
+        if (usage.activeKeys() < 0 || usage.allowed() < 0 || usage.denied() < 0 || usage.keysOverQuota() < 0
+                || usage.keysOverQuota() > usage.activeKeys()) {
+            return "negative or inconsistent counts " + usage;
+        }
+        return null;
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
 import java.nio.file.Path;
@@ -116,6 +117,26 @@ class HostileRecordsTest {
 
         assertEquals(97, enforcer.decisions().get(0).remaining(), "the check refuses only what the intake would");
         assertEquals(List.of(), enforcer.deadLetters());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"task\": \"evil\", \"usage\": {\"plan\": \"free\", \"hour\": \"2026-11-30T12:00:00Z\", \"activeKeys\": 9,"
+                + " \"allowed\": 999, \"denied\": 0, \"keysOverQuota\": 0}}",
+        "{\"task\": \"0_1\", \"usage\": {\"plan\": \"other\", \"hour\": \"2026-11-30T12:00:00Z\", \"activeKeys\": 9,"
+                + " \"allowed\": 999, \"denied\": 0, \"keysOverQuota\": 0}}",
+        "{\"task\": \"0_1\", \"usage\": {\"plan\": \"free\", \"hour\": \"2026-11-30T12:00:00Z\", \"activeKeys\": -9,"
+                + " \"allowed\": -999, \"denied\": 0, \"keysOverQuota\": 0}}",
+        "{\"task\": \"0_1\"}",
+        "null"
+    })
+    void aShareWrittenStraightOntoThePlanUsageTopicIsRefusedAndThePlanTotalStaysTheCountOfItsDecisions(String json) {
+        enforcer.sendRekeyed(Topics.PLAN_USAGE_SHARES.name(), "free@2026-11-30T12:00:00Z", bytes(json), at(0, 0));
+        enforcer.burst(VICTIM, "v", 3, at(0, 1));
+
+        PlanUsage total = enforcer.planUsage().get("free@2026-11-30T12:00:00Z");
+        assertEquals(1, total.activeKeys());
+        assertEquals(3, total.allowed());
     }
 
     @ParameterizedTest
