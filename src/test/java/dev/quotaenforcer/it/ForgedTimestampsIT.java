@@ -152,7 +152,7 @@ class ForgedTimestampsIT {
         Instant now = Instant.now();
         Instant next = now.truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1));
         if (Duration.between(now, next).compareTo(Duration.ofMinutes(3)) < 0) {
-            Thread.sleep(Duration.between(now, next).toMillis() + 1_000);
+            TestCluster.awaitCondition("the next hour began", () -> Instant.now().isAfter(next), Duration.ofMinutes(4));
         }
     }
 }

@@ -11,7 +11,6 @@ import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
