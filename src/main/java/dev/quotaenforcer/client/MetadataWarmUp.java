@@ -3,6 +3,7 @@ package dev.quotaenforcer.client;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /**
  * Fetches a topic's metadata into a producer that never blocks ({@code max.block.ms=0}), on a daemon
@@ -24,11 +25,11 @@ final class MetadataWarmUp {
                         known.countDown();
                         return;
                     }
+                } catch (TimeoutException e) {
+                    // Not known yet: asking put the request for it on its way.
                 } catch (KafkaException e) {
-                    // Not known yet (the request for it is now on its way), or the producer was closed.
-                    if (e.getMessage() != null && e.getMessage().contains("closed")) {
-                        return;
-                    }
+                    // The producer was closed, or the client cannot use the topic: nothing more to fetch.
+                    return;
                 }
                 try {
                     Thread.sleep(100);

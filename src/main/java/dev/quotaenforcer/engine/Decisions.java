@@ -11,7 +11,6 @@ import dev.quotaenforcer.plan.PolicyKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Turns an evaluation into what is published: the decision and any quota-exceeded events. */
 public final class Decisions {
@@ -20,21 +19,23 @@ public final class Decisions {
     }
 
     public static Decision of(RequestEvent request, Evaluation evaluation) {
-        Decision decision;
+        Instant decidedAt = Instant.ofEpochMilli(evaluation.decidedAt());
         if (evaluation.blocked()) {
-            decision = new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
-                    0, 0, 0, evaluation.retryAfterSeconds(), 0, Instant.ofEpochMilli(evaluation.decidedAt()), Map.of());
-        } else {
-            Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
-            Verdict verdict = binding.verdict();
-            Reason reason = evaluation.allowed() ? Reason.OK
-                    : binding.policy().kind() == PolicyKind.QUOTA ? Reason.QUOTA_EXCEEDED : Reason.RATE_LIMITED;
-            decision = new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), evaluation.allowed(),
-                    reason, binding.policy().name(), verdict.limit(), verdict.remaining(), verdict.resetSeconds(),
-                    evaluation.allowed() ? 0 : evaluation.retryAfterSeconds(), evaluation.allowed() ? evaluation.delayMs() : 0,
-                    Instant.ofEpochMilli(evaluation.decidedAt()), Map.of());
+            return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
+                    0, 0, 0, evaluation.retryAfterSeconds(), 0, decidedAt, RateLimitHeaders.of(evaluation.plan(), false,
+                            Reason.BLOCKED, null, 0, 0, 0, evaluation.retryAfterSeconds()));
         }
-        return decision.withHeaders(RateLimitHeaders.of(evaluation.plan(), decision));
+        Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
+        Verdict verdict = binding.verdict();
+        boolean allowed = evaluation.allowed();
+        Reason reason = allowed ? Reason.OK
+                : binding.policy().kind() == PolicyKind.QUOTA ? Reason.QUOTA_EXCEEDED : Reason.RATE_LIMITED;
+        String policy = binding.policy().name();
+        long retryAfter = allowed ? 0 : evaluation.retryAfterSeconds();
+        return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), allowed, reason, policy,
+                verdict.limit(), verdict.remaining(), verdict.resetSeconds(), retryAfter, allowed ? evaluation.delayMs() : 0,
+                decidedAt, RateLimitHeaders.of(evaluation.plan(), allowed, reason, policy, verdict.limit(), verdict.remaining(),
+                        verdict.resetSeconds(), retryAfter));
     }
 
     /** One event per policy whose denial opens a new run (or, for fixed windows, a new window). */

@@ -27,24 +27,30 @@ public final class RateLimitHeaders {
      * without them (a remembered request's) gets them back exactly as long as its plan is unchanged.
      */
     public static Map<String, String> of(Plan plan, Decision decision) {
+        return of(plan, decision.allowed(), decision.reason(), decision.policy(), decision.limit(), decision.remaining(),
+                decision.resetSeconds(), decision.retryAfterSeconds());
+    }
+
+    /** The headers of a decision with these fields, before the decision is built (one object per decision). */
+    static Map<String, String> of(Plan plan, boolean allowed, Reason reason, String policy, long limit, long remaining,
+                                  long resetSeconds, long retryAfterSeconds) {
         Map<String, String> headers = new LinkedHashMap<>();
-        long retryAfter = decision.retryAfterSeconds();
-        if (!decision.allowed() && retryAfter != Verdict.NEVER) {
-            headers.put("Retry-After", Long.toString(retryAfter));
+        if (!allowed && retryAfterSeconds != Verdict.NEVER) {
+            headers.put("Retry-After", Long.toString(retryAfterSeconds));
         }
-        if (decision.reason() == Reason.BLOCKED) {
+        if (reason == Reason.BLOCKED) {
             return headers;
         }
-        headers.put("RateLimit-Limit", Long.toString(decision.limit()));
-        headers.put("RateLimit-Remaining", Long.toString(decision.remaining()));
-        headers.put("RateLimit-Reset", Long.toString(decision.resetSeconds()));
+        headers.put("RateLimit-Limit", Long.toString(limit));
+        headers.put("RateLimit-Remaining", Long.toString(remaining));
+        headers.put("RateLimit-Reset", Long.toString(resetSeconds));
         StringJoiner policies = new StringJoiner(", ");
-        for (PlanPolicy policy : plan.policies()) {
-            LimitPolicy limit = policy.limit();
-            policies.add(quoted(limit.name()) + ";q=" + limit.limit() + ";w=" + windowSeconds(limit));
+        for (PlanPolicy planPolicy : plan.policies()) {
+            LimitPolicy limitPolicy = planPolicy.limit();
+            policies.add(quoted(limitPolicy.name()) + ";q=" + limitPolicy.limit() + ";w=" + windowSeconds(limitPolicy));
         }
         headers.put("RateLimit-Policy", policies.toString());
-        headers.put("RateLimit", quoted(decision.policy()) + ";r=" + decision.remaining() + ";t=" + decision.resetSeconds());
+        headers.put("RateLimit", quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
         return headers;
     }
 

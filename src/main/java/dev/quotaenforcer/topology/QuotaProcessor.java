@@ -153,7 +153,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             return;
         }
         clock = Math.max(clock, record.timestamp());
-        Decision original = requestIds.original(request.apiKey(), request.requestId(), record.timestamp(), this::plan);
+        String id = RequestIds.id(request.apiKey(), request.requestId());
+        Decision original = requestIds.original(id, request, record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
             context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo(), sweptTo))));
@@ -163,7 +164,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         Rejection late = request.timestamp() < bound ? late(request, bound) : null;
         Decided decided = decide(request, Math.max(request.timestamp(), bound), late);
         if (decided.isPolicyDecision()) {
-            requestIds.remember(decided.decision(), record.timestamp());
+            requestIds.remember(id, decided.decision(), record.timestamp());
         }
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
@@ -171,7 +172,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     }
 
     private Decided decide(RequestEvent request, long time, Rejection late) {
-        String assigned = valueOf(keyCatalog.get(request.apiKey()));
+        String assigned = assignedPlan(request.apiKey());
         String planId = assigned == null ? defaultPlan : assigned;
         if (planId == null) {
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
@@ -224,21 +225,20 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
         String planId = planIdOf(command.apiKey());
         Plan plan = planId == null ? null : plan(planId);
-        KeyCommands.Applied applied = KeyCommands.apply(plan, storedState(command.apiKey()), command,
-                Math.max(recordTime, bound()));
+        KeyState stored = storedState(command.apiKey());
+        KeyCommands.Applied applied = KeyCommands.apply(plan, stored, command, Math.max(recordTime, bound()));
         if (!applied.applied()) {
             return notApplied(command, "COMMAND_NOT_APPLICABLE", applied.problem());
         }
         if (command.commandId() != null) {
             requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
         }
-        boolean had = states.get(command.apiKey()) != null;
         if (applied.state() == null) {
             states.delete(command.apiKey());
         } else {
             states.put(command.apiKey(), KeyStateCodec.encode(applied.state()));
         }
-        keysWithState += (applied.state() == null ? 0 : 1) - (had ? 1 : 0);
+        keysWithState += (applied.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
         LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
                 command.apiKey(), command);
         return Handled.applied(command, applied.block());
@@ -254,8 +254,13 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
 
     /** The key's assigned plan id, else the default plan's, else null. */
     private String planIdOf(String apiKey) {
-        String planId = valueOf(keyCatalog.get(apiKey));
+        String planId = assignedPlan(apiKey);
         return planId == null ? defaultPlan : planId;
+    }
+
+    /** The plan id the key is assigned to in the catalog, or null. */
+    private String assignedPlan(String apiKey) {
+        return valueOf(keyCatalog.get(apiKey));
     }
 
     /** The plan in the catalog, or null when it is not there or this version cannot read it. */

@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.engine.DecisionCodec;
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.Plan;
 import java.time.Duration;
 import java.util.Set;
@@ -84,41 +85,37 @@ final class RequestIds {
     /**
      * The decision of the request with this id decided within the window before {@code now}, else null.
      *
+     * @param id    the request's {@link #id}
      * @param plans the plans in force by id, which its headers are rebuilt from
      */
-    Decision original(String apiKey, String requestId, long now, Function<String, Plan> plans) {
-        if (windowMs == 0) {
+    Decision original(String id, RequestEvent request, long now, Function<String, Plan> plans) {
+        if (windowMs == 0 || !recent.mayContain(id.hashCode(), now)) {
             return null;
         }
-        String key = key(apiKey, requestId);
-        if (!recent.mayContain(key.hashCode(), now)) {
-            return null;
-        }
-        KeyValue<Long, byte[]> entry = find(requests, windowMs, key, now);
-        return entry == null ? null : DecisionCodec.decode(entry.value, requestId, apiKey, plans);
+        KeyValue<Long, byte[]> entry = find(requests, windowMs, id, now);
+        return entry == null ? null : DecisionCodec.decode(entry.value, request.requestId(), request.apiKey(), plans);
     }
 
     /**
      * Remembers a request's decision, made at record time {@code now}; one already a window older than
      * the newest remembered (a record held back upstream) is not, as its window has passed.
      */
-    void remember(Decision decision, long now) {
+    void remember(String id, Decision decision, long now) {
         newest = Math.max(newest, now);
         if (windowMs > 0 && now > newest - windowMs) {
-            String key = key(decision.apiKey(), decision.requestId());
-            requests.put(key, DecisionCodec.encode(decision), now);
-            recent.add(key.hashCode(), now);
+            requests.put(id, DecisionCodec.encode(decision), now);
+            recent.add(id.hashCode(), now);
         }
     }
 
     /** When the command with this id was applied to the key, within the retention before {@code now}; else null. */
     Long commandApplied(String apiKey, String commandId, long now) {
-        KeyValue<Long, byte[]> entry = find(commands, COMMAND_RETENTION.toMillis(), key(apiKey, commandId), now);
+        KeyValue<Long, byte[]> entry = find(commands, COMMAND_RETENTION.toMillis(), id(apiKey, commandId), now);
         return entry == null ? null : entry.key;
     }
 
     void rememberCommand(String apiKey, String commandId, long now) {
-        commands.put(key(apiKey, commandId), APPLIED, now);
+        commands.put(id(apiKey, commandId), APPLIED, now);
     }
 
     /** The entry filed for the key within the retention around {@code now}: before it, or after it when records interleave. */
@@ -210,8 +207,11 @@ final class RequestIds {
         }
     }
 
-    /** {@code <length of the API key>:<API key><id>}: unambiguous whatever the ids hold. */
-    private static String key(String apiKey, String id) {
-        return apiKey.length() + ":" + apiKey + id;
+    /**
+     * A request's or command's store key, {@code <length of the API key>:<API key><its id>}: unambiguous
+     * whatever the ids hold.
+     */
+    static String id(String apiKey, String requestOrCommandId) {
+        return apiKey.length() + ":" + apiKey + requestOrCommandId;
     }
 }
