@@ -25,6 +25,11 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class EnforcerJvm implements AutoCloseable {
 
+    /**
+     * The jar run: the one this build made, or {@code -Dfault.jar=...}, to run the fault suite against
+     * another version (such as the one before a fix, to see the suite find what it fixed).
+     */
+    private static final String JAR = System.getProperty("fault.jar", JarProcess.JAR.toString());
     private static final Duration READY_WAIT = Duration.ofSeconds(90);
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -54,7 +59,7 @@ final class EnforcerJvm implements AutoCloseable {
         settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, cluster.prefix());
         settings.put(EnforcerConfig.HTTP_PORT_CONFIG, port);
         settings.putAll(overrides);
-        List<String> args = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC", "-jar", JarProcess.JAR.toString(), "run",
+        List<String> args = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC", "-jar", JAR, "run",
                 "--bootstrap-servers", cluster.bootstrapServers()));
         settings.forEach((key, value) -> args.addAll(List.of("--set", key + "=" + value)));
         Path log = logDir.resolve(name + "-" + System.nanoTime() + ".log");

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * One fault test's world: its topics, two plans, keys produced keyed, unkeyed and misplaced, the
@@ -21,6 +22,11 @@ final class FaultScenario implements AutoCloseable {
     static final int PARTITIONS = 6;
     static final int KEYS = 30;
     static final int RATE_PER_SECOND = 150;
+    /**
+     * How long the group waits for a silent member before moving its tasks: 10 s in the default suite,
+     * to fit CI's budget, and Kafka's default of 45 s in the soak ({@code -Dfault.session.timeout.ms}).
+     */
+    static final Duration SESSION_TIMEOUT = Duration.ofMillis(Long.getLong("fault.session.timeout.ms", 10_000));
 
     /** A sliding window log of 15 per 10 s under an hourly quota no run reaches. */
     static final QuotaModel.Plan LOG_PLAN = new QuotaModel.Plan("fault-log", List.of(
@@ -90,7 +96,10 @@ final class FaultScenario implements AutoCloseable {
 
     /** Starts an instance and waits until it is ready and every key's plan is in force. */
     EnforcerJvm start(String name, Path stateDir, Map<String, Object> overrides) throws InterruptedException {
-        EnforcerJvm instance = EnforcerJvm.start(cluster, applicationId, name, stateDir, work, overrides);
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, SESSION_TIMEOUT.toMillis());
+        settings.putAll(overrides);
+        EnforcerJvm instance = EnforcerJvm.start(cluster, applicationId, name, stateDir, work, settings);
         instances.add(instance);
         instance.awaitReady();
         for (String key : keys.keySet()) {

@@ -113,8 +113,8 @@ class InstanceFaultsIT {
             scenario.trafficFor(600);
             long fault = System.nanoTime();
             b.freeze();
-            // The session timeout is Kafka Streams' default, 45 s: frozen a little longer, b's tasks move to a.
-            scenario.trafficFor(FaultScenario.RATE_PER_SECOND * 50);
+            // Frozen a little longer than the session timeout: b's tasks move to a.
+            scenario.trafficFor((int) (FaultScenario.RATE_PER_SECOND * (FaultScenario.SESSION_TIMEOUT.toSeconds() + 5)));
             b.thaw();
             scenario.trafficFor(900);
             assertTrue(b.alive(), "the thawed instance rejoins rather than dies");
