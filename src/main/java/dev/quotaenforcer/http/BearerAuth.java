@@ -17,6 +17,8 @@ final class BearerAuth {
     private static final Logger LOG = LoggerFactory.getLogger(BearerAuth.class);
     private static final String SCHEME = "Bearer ";
     private static final String CHALLENGE = "Bearer realm=\"quota-enforcer\"";
+    /** The challenge of a 401 for a token that was presented but not accepted (RFC 6750 section 3). */
+    static final String INVALID_TOKEN_CHALLENGE = CHALLENGE + ", error=\"invalid_token\"";
 
     private final AccessTokens tokens;
     private final Counter missing;
@@ -60,7 +62,7 @@ final class BearerAuth {
         (presented == null ? missing : invalid).increment();
         LOG.debug("Refused {} {} from {}: {}", ctx.method(), RequestParser.abbreviate(ctx.path()), ctx.ip(),
                 presented == null ? "no bearer token" : "a token that is not in " + tokens.source());
-        ctx.header("WWW-Authenticate", presented == null ? CHALLENGE : CHALLENGE + ", error=\"invalid_token\"");
+        ctx.header("WWW-Authenticate", presented == null ? CHALLENGE : INVALID_TOKEN_CHALLENGE);
         OperatorServer.problem(ctx, 401, presented == null
                 ? "this endpoint needs an Authorization: Bearer <token> header (a token of quota.http.auth.tokens.file)"
                 : "the bearer token is not one this instance accepts");

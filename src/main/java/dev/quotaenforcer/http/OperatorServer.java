@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The operator HTTP API and dashboard every instance serves: usage per key (answered by the
  * instance that owns the key, whichever instance is asked), plans and their hourly usage, recent
- * quota-exceeded events, health from the Kafka Streams state, and Prometheus metrics.
+ * quota-exceeded events, health from the Kafka Streams state, and Prometheus metrics; with a token
+ * file, only to callers with a bearer token, but for the health probes and the dashboard's page.
  */
 public final class OperatorServer implements AutoCloseable {
 
@@ -354,6 +355,10 @@ public final class OperatorServer implements AutoCloseable {
         } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
             problem(ctx, 502, "not relayed from instance " + InstanceRouter.name(owner) + ": " + e.getMessage());
             return;
+        }
+        if (answer.status() == 401) {
+            // This instance took the caller's token, the owner did not: their token files differ.
+            ctx.header("WWW-Authenticate", BearerAuth.INVALID_TOKEN_CHALLENGE);
         }
         ctx.status(answer.status()).contentType(answer.contentType()).result(answer.body());
     }
