@@ -1,5 +1,6 @@
 package dev.quotaenforcer.config;
 
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -89,6 +90,16 @@ public final class EnforcerConfig extends AbstractConfig {
             + "with the HTTP port it becomes Kafka Streams' application.server (unless that is set), which routes a "
             + "usage query for a key to the instance that owns it. Set it when instances run on several hosts.";
 
+    public static final String HTTP_AUTH_TOKENS_FILE_CONFIG = "quota.http.auth.tokens.file";
+    private static final String HTTP_AUTH_TOKENS_FILE_DOC = "File of the bearer tokens the operator HTTP API accepts, one "
+            + "per line, optionally name:token (the name is what logs show); read at startup. Every endpoint but /health, "
+            + "/health/live, /health/ready and the dashboard's page then requires one. Empty: the API is open.";
+
+    public static final String HTTP_MASK_API_KEYS_CONFIG = "quota.http.mask.api.keys";
+    private static final String HTTP_MASK_API_KEYS_DOC = "Show the API keys the HTTP API lists (top keys of /plans/{plan}/"
+            + "usage, /exceeded, the dashboard) masked: their first 4 characters and a short digest that is the same "
+            + "everywhere. Set it alike on every instance.";
+
     public static final String ROCKSDB_MEMORY_BYTES_CONFIG = "quota.rocksdb.memory.bytes";
     public static final long DEFAULT_ROCKSDB_MEMORY_BYTES = 128L * 1024 * 1024;
     private static final String ROCKSDB_MEMORY_BYTES_DOC = "Off-heap memory all RocksDB stores of the process share: "
@@ -126,7 +137,9 @@ public final class EnforcerConfig extends AbstractConfig {
             .define(HTTP_BIND_ADDRESS_CONFIG, Type.STRING, "0.0.0.0", new ConfigDef.NonEmptyString(), Importance.LOW,
                     HTTP_BIND_ADDRESS_DOC)
             .define(HTTP_ADVERTISED_HOST_CONFIG, Type.STRING, "localhost", new ConfigDef.NonEmptyString(),
-                    Importance.MEDIUM, HTTP_ADVERTISED_HOST_DOC);
+                    Importance.MEDIUM, HTTP_ADVERTISED_HOST_DOC)
+            .define(HTTP_AUTH_TOKENS_FILE_CONFIG, Type.STRING, "", Importance.HIGH, HTTP_AUTH_TOKENS_FILE_DOC)
+            .define(HTTP_MASK_API_KEYS_CONFIG, Type.BOOLEAN, false, Importance.MEDIUM, HTTP_MASK_API_KEYS_DOC);
 
     private final Map<String, Object> originals;
 
@@ -219,6 +232,16 @@ public final class EnforcerConfig extends AbstractConfig {
 
     public String httpAdvertisedHost() {
         return getString(HTTP_ADVERTISED_HOST_CONFIG);
+    }
+
+    /** The HTTP API's token file, or null when the API is open. */
+    public Path httpAuthTokensFile() {
+        String file = getString(HTTP_AUTH_TOKENS_FILE_CONFIG);
+        return file.isBlank() ? null : Path.of(file.strip());
+    }
+
+    public boolean httpMaskApiKeys() {
+        return getBoolean(HTTP_MASK_API_KEYS_CONFIG);
     }
 
     /**

@@ -2,10 +2,8 @@ package dev.quotaenforcer.http;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -15,22 +13,32 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * Finds, from Kafka Streams' metadata, which instance owns a key of a store, and asks other
- * instances over HTTP. A forwarded request carries a header so it is never forwarded again: when
- * ownership moves mid-request the answer is 503, not a loop.
+ * instances over HTTP: only current members of the application's group, with the caller's
+ * credentials, so that the other instance checks them too. A forwarded request carries a header so
+ * it is never forwarded again: when ownership moves mid-request the answer is 503, not a loop.
  */
 final class InstanceRouter {
 
     /** Marks a request one instance sent another on a caller's behalf. */
     static final String FORWARDED_HEADER = "X-Quota-Forwarded";
     private static final Duration TIMEOUT = Duration.ofSeconds(5);
+    /** Far more than the largest answer: a thousand top keys of the longest API keys. */
+    private static final int MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
     private final KafkaStreams streams;
     private final HostInfo self;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
+    private final PeerClient peers = new PeerClient(TIMEOUT, MAX_ANSWER_BYTES);
 
     InstanceRouter(KafkaStreams streams, HostInfo self) {
         this.streams = streams;
         this.self = self;
+    }
+
+    /** A request not sent: its target is not a member of the application's group now. */
+    static final class NotAMember extends Exception {
+        NotAMember(HostInfo host) {
+            super(name(host) + " is not the application.server of any current member of the group");
+        }
     }
 
     /** Where a key's partition of a store is active. */
@@ -63,13 +71,22 @@ final class InstanceRouter {
         return host.host() + ":" + host.port();
     }
 
-    /** GET {@code pathAndQuery} from another instance. */
-    HttpResponse<byte[]> get(HostInfo host, String pathAndQuery) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + name(host) + pathAndQuery))
-                .timeout(TIMEOUT)
-                .header(FORWARDED_HEADER, self())
-                .GET()
-                .build();
-        return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    /**
+     * GET {@code pathAndQuery} from another instance, with the caller's {@code authorization} (null:
+     * none). The caller's own request never names the target; this checks it anyway, against the
+     * group's members as Kafka Streams knows them, so that no path leads a caller's token elsewhere.
+     */
+    PeerClient.Answer get(HostInfo host, String pathAndQuery, String authorization)
+            throws IOException, InterruptedException, PeerClient.Unrelayable, NotAMember {
+        if (!isMember(host, streams.metadataForAllStreamsClients())) {
+            throw new NotAMember(host);
+        }
+        URI uri = URI.create("http://" + name(host) + pathAndQuery);
+        return authorization == null ? peers.get(uri, FORWARDED_HEADER, self())
+                : peers.get(uri, FORWARDED_HEADER, self(), "Authorization", authorization);
+    }
+
+    private static boolean isMember(HostInfo host, Collection<StreamsMetadata> members) {
+        return members.stream().anyMatch(member -> member.hostInfo().equals(host));
     }
 }

@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,14 +31,18 @@ import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The operator HTTP API and dashboard every instance serves: usage per key (answered by the
  * instance that owns the key, whichever instance is asked), plans and their hourly usage, recent
- * quota-exceeded events, health from the Kafka Streams state, and Prometheus metrics.
+ * quota-exceeded events, health from the Kafka Streams state, and Prometheus metrics; with a token
+ * file, only to callers with a bearer token, but for the health probes and the dashboard's page.
  */
 public final class OperatorServer implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(OperatorServer.class);
     private static final ObjectMapper JSON = JsonSerde.mapper();
     private static final String PROBLEM_JSON = "application/problem+json";
     private static final int DEFAULT_TOP_KEYS = 20;
@@ -53,17 +56,22 @@ public final class OperatorServer implements AutoCloseable {
     private final Clock clock;
     private final String defaultPlan;
     private final byte[] dashboard;
+    private final BearerAuth auth;
+    private final KeyDisplay keys;
     private volatile Attached attached;
 
     /** What answers once Kafka Streams exists: it needs this server's port first, as its application.server. */
     private record Attached(KafkaStreams streams, LocalStores stores, InstanceRouter router, RecentExceeded exceeded) {
     }
 
-    private OperatorServer(String bindAddress, int port, PrometheusMeterRegistry metrics, Clock clock, String defaultPlan) {
+    private OperatorServer(String bindAddress, int port, PrometheusMeterRegistry metrics, Clock clock, String defaultPlan,
+                           AccessTokens tokens, boolean maskApiKeys) {
         this.metrics = metrics;
         this.clock = clock;
         this.defaultPlan = defaultPlan;
         this.dashboard = resource("/dashboard/index.html");
+        this.auth = new BearerAuth(tokens, metrics);
+        this.keys = KeyDisplay.of(maskApiKeys);
         this.server = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jetty.host = bindAddress;
@@ -72,18 +80,20 @@ public final class OperatorServer implements AutoCloseable {
             config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
             config.jetty.modifyServer(jetty -> jetty.setErrorHandler(new ProblemErrorHandler()));
             config.routes.before(OperatorServer::requireModestSize);
+            // Open: the probes, and the dashboard's page, the same static bytes for everyone (it asks for a token
+            // when the API needs one, and sends it with each of its requests).
             config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8").result(dashboard));
             config.routes.get("/health", this::health);
             config.routes.get("/health/live", ctx -> ctx.status(isLive() ? 200 : 503).result(streamsState()));
             config.routes.get("/health/ready", ctx -> ctx.status(isReady() ? 200 : 503).result(streamsState()));
-            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
-                    .result(metrics.scrape()));
-            config.routes.get("/usage/{apiKey}", this::keyUsage);
-            config.routes.get("/plans", this::plans);
-            config.routes.get("/plans/{plan}/usage", this::planUsage);
-            config.routes.get("/exceeded", this::exceeded);
-            config.routes.get("/internal/plan-usage/{plan}", this::localPlanUsage);
-            config.routes.get("/internal/top-keys/{plan}", this::localTopKeys);
+            config.routes.get("/metrics", auth.protect(ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                    .result(metrics.scrape())));
+            config.routes.get("/usage/{apiKey}", auth.protect(this::keyUsage));
+            config.routes.get("/plans", auth.protect(this::plans));
+            config.routes.get("/plans/{plan}/usage", auth.protect(this::planUsage));
+            config.routes.get("/exceeded", auth.protect(this::exceeded));
+            config.routes.get("/internal/plan-usage/{plan}", auth.protect(this::localPlanUsage));
+            config.routes.get("/internal/top-keys/{plan}", auth.protect(this::localTopKeys));
             config.routes.exception(BadRequest.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
             config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> unavailable(ctx,
                     "state is moving between instances or restoring: " + e.getMessage()));
@@ -94,10 +104,22 @@ public final class OperatorServer implements AutoCloseable {
     /**
      * Starts serving on {@code port} (0: any free port); the usage endpoints answer 503 until
      * {@link #attach} hands over the running application.
+     *
+     * @param tokens      the bearer tokens every endpoint but the probes and the dashboard's page requires;
+     *                    null leaves the API open to anyone who reaches it
+     * @param maskApiKeys whether the keys listed in top keys and quota-exceeded events are masked
      */
     public static OperatorServer start(String bindAddress, int port, PrometheusMeterRegistry metrics, Clock clock,
-                                       String defaultPlan) {
-        return new OperatorServer(bindAddress, port, metrics, clock, defaultPlan);
+                                       String defaultPlan, AccessTokens tokens, boolean maskApiKeys) {
+        OperatorServer server = new OperatorServer(bindAddress, port, metrics, clock, defaultPlan, tokens, maskApiKeys);
+        if (tokens == null) {
+            LOG.warn("The operator HTTP API on port {} is unauthenticated: anyone who reaches it reads usage, plans and "
+                    + "metrics; set quota.http.auth.tokens.file to require a bearer token", server.port());
+        } else {
+            LOG.info("The operator HTTP API on port {} requires a bearer token: {} accepted, read from {}", server.port(),
+                    tokens.size(), tokens.source());
+        }
+        return server;
     }
 
     public int port() {
@@ -258,12 +280,13 @@ public final class OperatorServer implements AutoCloseable {
         }
         List<String> unreachable = new ArrayList<>();
         PlanUsage usage = owner.local() ? app.stores().planUsage(planId, query.hour(), owner.partition())
-                : ask(app, owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(), PlanUsage.class,
+                : ask(ctx, app, owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(), PlanUsage.class,
                         unreachable);
 
-        List<TopKey> topKeys = new ArrayList<>(app.stores().topKeys(query.plan(), query.hour(), query.at(), query.limit()));
+        // Each instance shows the keys it lists as its own setting says (masked or not): set it alike on all.
+        List<TopKey> topKeys = new ArrayList<>(localTopKeys(app, query));
         for (HostInfo other : app.router().others(QuotaTopology.USAGE_STORE)) {
-            TopKey[] theirs = ask(app, other, "/internal/top-keys/" + encode(planId) + query.parameters(), TopKey[].class,
+            TopKey[] theirs = ask(ctx, app, other, "/internal/top-keys/" + encode(planId) + query.parameters(), TopKey[].class,
                     unreachable);
             if (theirs != null) {
                 topKeys.addAll(List.of(theirs));
@@ -297,8 +320,12 @@ public final class OperatorServer implements AutoCloseable {
         Attached app = ready(ctx);
         PlanQuery query = app == null ? null : planQuery(ctx, app);
         if (query != null) {
-            json(ctx, app.stores().topKeys(query.plan(), query.hour(), query.at(), query.limit()));
+            json(ctx, localTopKeys(app, query));
         }
+    }
+
+    private List<TopKey> localTopKeys(Attached app, PlanQuery query) {
+        return app.stores().topKeys(query.plan(), query.hour(), query.at(), query.limit()).stream().map(keys::show).toList();
     }
 
     private void exceeded(Context ctx) throws IOException {
@@ -306,39 +333,49 @@ public final class OperatorServer implements AutoCloseable {
         if (app == null) {
             return;
         }
-        json(ctx, Map.of("events", app.exceeded().latest(count(ctx, "limit", 50))));
+        json(ctx, Map.of("events", app.exceeded().latest(count(ctx, "limit", 50)).stream().map(keys::show).toList()));
     }
 
-    /** Relays another instance's answer to the same request; a request already forwarded is not sent on. */
+    /**
+     * Relays another instance's answer to the same request, with the caller's credentials; a request
+     * already forwarded is not sent on. An answer that is not JSON, too large or too slow is 502.
+     */
     private void forward(Context ctx, Attached app, HostInfo owner) throws IOException, InterruptedException {
         if (ctx.header(InstanceRouter.FORWARDED_HEADER) != null) {
             unavailable(ctx, "ownership moved while the request was forwarded");
             return;
         }
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
-        HttpResponse<byte[]> answer;
+        PeerClient.Answer answer;
         try {
-            answer = app.router().get(owner, ctx.path() + query);
+            answer = app.router().get(owner, ctx.path() + query, BearerAuth.credentials(ctx));
         } catch (IOException e) {
             unavailable(ctx, "instance " + InstanceRouter.name(owner) + " owns the key but did not answer: " + e);
             return;
+        } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
+            problem(ctx, 502, "not relayed from instance " + InstanceRouter.name(owner) + ": " + e.getMessage());
+            return;
         }
-        ctx.status(answer.statusCode())
-                .contentType(answer.headers().firstValue("Content-Type").orElse("application/json"))
-                .result(answer.body());
+        if (answer.status() == 401) {
+            // This instance took the caller's token, the owner did not: their token files differ.
+            ctx.header("WWW-Authenticate", BearerAuth.INVALID_TOKEN_CHALLENGE);
+        }
+        ctx.status(answer.status()).contentType(answer.contentType()).result(answer.body());
     }
 
     /** Another instance's JSON answer, or null (the instance noted as unreachable) when it gave none. */
-    private static <T> T ask(Attached app, HostInfo host, String pathAndQuery, Class<T> type, List<String> unreachable)
-            throws InterruptedException {
+    private static <T> T ask(Context ctx, Attached app, HostInfo host, String pathAndQuery, Class<T> type,
+                             List<String> unreachable) throws InterruptedException {
         try {
-            HttpResponse<byte[]> answer = app.router().get(host, pathAndQuery);
-            if (answer.statusCode() == 200) {
+            PeerClient.Answer answer = app.router().get(host, pathAndQuery, BearerAuth.credentials(ctx));
+            if (answer.status() == 200) {
                 return JSON.readValue(answer.body(), type);
             }
-            unreachable.add(InstanceRouter.name(host) + " (HTTP " + answer.statusCode() + ")");
+            unreachable.add(InstanceRouter.name(host) + " (HTTP " + answer.status() + ")");
         } catch (IOException e) {
             unreachable.add(InstanceRouter.name(host) + " (" + e + ")");
+        } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
+            unreachable.add(InstanceRouter.name(host) + " (" + e.getMessage() + ")");
         }
         return null;
     }
@@ -418,10 +455,16 @@ public final class OperatorServer implements AutoCloseable {
     }
 
     /** An RFC 9457 problem answer. */
-    private static void problem(Context ctx, int status, String detail) {
+    static void problem(Context ctx, int status, String detail) {
         ObjectNode body = JSON.createObjectNode();
         body.put("type", "about:blank");
-        body.put("title", status == 400 ? "Bad request" : status == 404 ? "Not found" : "Service unavailable");
+        body.put("title", switch (status) {
+            case 400 -> "Bad request";
+            case 401 -> "Unauthorized";
+            case 404 -> "Not found";
+            case 502 -> "Bad gateway";
+            default -> "Service unavailable";
+        });
         body.put("status", status);
         body.put("detail", detail);
         try {

@@ -3,6 +3,7 @@ package dev.quotaenforcer.runtime;
 import dev.quotaenforcer.admin.ClientSettings;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.http.AccessTokens;
 import dev.quotaenforcer.http.OperatorServer;
 import dev.quotaenforcer.topology.DeadLetterExceptionHandler;
 import dev.quotaenforcer.topology.DecisionStats;
@@ -81,7 +82,9 @@ public final class Enforcer implements AutoCloseable {
         new UptimeMetrics().bindTo(metrics);
         // The HTTP API starts first: its port, when picked freely, is part of Kafka Streams' application.server.
         this.operatorServer = config.httpPort() < 0 ? null : OperatorServer.start(config.httpBindAddress(),
-                config.httpPort(), metrics, Clock.systemUTC(), config.defaultPlan());
+                config.httpPort(), metrics, Clock.systemUTC(), config.defaultPlan(), config.httpAuthTokensFile() == null
+                        ? null : AccessTokens.load(EnforcerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, config.httpAuthTokensFile()),
+                config.httpMaskApiKeys());
         QuotaTopology topology = new QuotaTopology(config, stats, replyTopics);
         Properties properties = topology.streamsProperties();
         if (!properties.containsKey(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG)) {

@@ -129,6 +129,21 @@ class EnforcerConfigTest {
     }
 
     @Test
+    void theHttpApiIsOpenAndListsKeysPlainUnlessATokenFileAndMaskingAreSet() {
+        EnforcerConfig defaults = new EnforcerConfig(Map.of());
+        EnforcerConfig secured = new EnforcerConfig(Map.of(EnforcerConfig.HTTP_AUTH_TOKENS_FILE_CONFIG, " /etc/q/tokens ",
+                EnforcerConfig.HTTP_MASK_API_KEYS_CONFIG, "true"));
+
+        assertNull(defaults.httpAuthTokensFile());
+        assertFalse(defaults.httpMaskApiKeys());
+        assertEquals(java.nio.file.Path.of("/etc/q/tokens"), secured.httpAuthTokensFile());
+        assertTrue(secured.httpMaskApiKeys());
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> new EnforcerConfig(Map.of(EnforcerConfig.HTTP_MASK_API_KEYS_CONFIG, "sometimes")));
+        assertTrue(e.getMessage().contains(EnforcerConfig.HTTP_MASK_API_KEYS_CONFIG) && e.getMessage().contains("sometimes"));
+    }
+
+    @Test
     void turnsTaskIdlingOffUnlessTheUserSetsIt() {
         assertEquals(StreamsConfig.MAX_TASK_IDLE_MS_DISABLED,
                 new EnforcerConfig(Map.of()).streamsProperties().get(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG));
