@@ -37,12 +37,14 @@ final class EnforcerJvm implements AutoCloseable {
     private final Path stateDir;
     private final int httpPort;
     private final JarProcess process;
+    private final Path log;
 
-    private EnforcerJvm(String name, Path stateDir, int httpPort, JarProcess process) {
+    private EnforcerJvm(String name, Path stateDir, int httpPort, JarProcess process, Path log) {
         this.name = name;
         this.stateDir = stateDir;
         this.httpPort = httpPort;
         this.process = process;
+        this.log = log;
     }
 
     /**
@@ -63,7 +65,7 @@ final class EnforcerJvm implements AutoCloseable {
                 "--bootstrap-servers", cluster.bootstrapServers()));
         settings.forEach((key, value) -> args.addAll(List.of("--set", key + "=" + value)));
         Path log = logDir.resolve(name + "-" + System.nanoTime() + ".log");
-        return new EnforcerJvm(name, stateDir, port, JarProcess.java(log, Map.of(), args.toArray(String[]::new)));
+        return new EnforcerJvm(name, stateDir, port, JarProcess.java(log, Map.of(), args.toArray(String[]::new)), log);
     }
 
     String name() {
@@ -139,6 +141,11 @@ final class EnforcerJvm implements AutoCloseable {
     /** Whether the process still runs. */
     boolean alive() {
         return process.awaitExit(Duration.ZERO).isEmpty();
+    }
+
+    /** The file its output goes to. */
+    Path log() {
+        return log;
     }
 
     /** Everything it printed. */

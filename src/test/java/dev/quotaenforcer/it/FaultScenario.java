@@ -156,11 +156,27 @@ final class FaultScenario implements AutoCloseable {
         FaultVerifier.Result result = verifier.check();
         List<String> open = verifier.openTransactions();
         report(what, result.figures() + (settled.exact() ? "" : "; before the stop:" + settled.problems()));
-        result.assertExact(what);
+        if (!result.exact()) {
+            result.assertExact(what + " (the instances' logs are kept in " + keepLogs() + ")");
+        }
         if (!open.isEmpty()) {
             throw new AssertionError(what + ": transactions left open: " + open);
         }
         return sent;
+    }
+
+    /** Copies every instance's log to target/fault-logs/, which outlives the test's temporary directory. */
+    private Path keepLogs() {
+        Path kept = Path.of("target", "fault-logs", applicationId);
+        try {
+            Files.createDirectories(kept);
+            for (EnforcerJvm instance : instances) {
+                Files.copy(instance.log(), kept.resolve(instance.log().getFileName()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return kept.toAbsolutePath();
     }
 
     /** A figure of the suite, printed where the test reports show it. */
