@@ -68,7 +68,7 @@ class FaultSoakIT {
                 instances[i] = scenario.start(names[i], dirs[i]);
             }
             scenario.startLoad();
-            scenario.trafficFor(900);
+            scenario.trafficFor(450);
             List<String> recoveries = new ArrayList<>();
             List<Long> faultTimes = new ArrayList<>();
             for (Fault fault : faults) {
@@ -77,7 +77,7 @@ class FaultSoakIT {
                 switch (fault) {
                     case KILL_KEEPING_STATE, KILL_WIPING_STATE -> {
                         instances[victim].kill();
-                        scenario.trafficFor(300);
+                        scenario.trafficFor(150);
                         if (fault == Fault.KILL_WIPING_STATE) {
                             dirs[victim] = scenario.freshStateDir(names[victim]);
                         }
@@ -94,7 +94,7 @@ class FaultSoakIT {
                         instances[victim] = scenario.start(names[victim], dirs[victim]);
                     }
                 }
-                scenario.trafficFor(600);
+                scenario.trafficFor(450);
             }
             List<SteadyLoad.Sent> sent = scenario.finish(what);
             for (int i = 0; i < faults.size(); i++) {

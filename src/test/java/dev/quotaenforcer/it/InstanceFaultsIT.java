@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -24,29 +25,32 @@ import org.junit.jupiter.params.provider.ValueSource;
 @ExtendWith(KafkaBroker.class)
 class InstanceFaultsIT {
 
-    @ParameterizedTest(name = "state directory {0}")
-    @ValueSource(strings = {"kept", "wiped"})
-    void killNineOfOneOfTwoInstancesThreeTimesDuringTrafficLosesAndDoublesNothing(String stateDir, TestCluster cluster,
-                                                                                  @TempDir Path work) throws Exception {
+    @ParameterizedTest(name = "state directory {0}, {1} standby replicas")
+    @CsvSource({"kept, 0", "wiped, 0", "wiped, 1"})
+    void killNineOfOneOfTwoInstancesThreeTimesDuringTrafficLosesAndDoublesNothing(String stateDir, int standbys,
+                                                                                  TestCluster cluster, @TempDir Path work)
+            throws Exception {
         boolean keep = stateDir.equals("kept");
+        Map<String, Object> settings = Map.of(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbys);
+        String what = "kill -9 x3, state directory " + stateDir + ", " + standbys + " standby replicas";
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
             Path[] dirs = {scenario.freshStateDir("a"), scenario.freshStateDir("b")};
-            EnforcerJvm[] instances = {scenario.start("a", dirs[0]), scenario.start("b", dirs[1])};
+            EnforcerJvm[] instances = {scenario.start("a", dirs[0], settings), scenario.start("b", dirs[1], settings)};
             scenario.startLoad();
-            scenario.trafficFor(1000);
+            scenario.trafficFor(450);
             List<Long> faults = new ArrayList<>();
             for (int round = 0; round < 3; round++) {
                 int victim = round % 2 == 0 ? 1 : 0;
                 faults.add(System.nanoTime());
                 instances[victim].kill();
-                scenario.trafficFor(300);
+                scenario.trafficFor(150);
                 Path dir = keep ? dirs[victim] : scenario.freshStateDir(instances[victim].name());
-                instances[victim] = scenario.start(instances[victim].name(), dir);
-                scenario.trafficFor(800);
+                instances[victim] = scenario.start(instances[victim].name(), dir, settings);
+                scenario.trafficFor(450);
             }
-            List<SteadyLoad.Sent> sent = scenario.finish("kill -9 x3, state directory " + stateDir);
-            FaultScenario.report("kill -9 x3, state directory " + stateDir, "fault to every request of the next second"
-                    + " decided: " + faults.stream().map(f -> scenario.recoveryAfter(f, sent).toMillis() + " ms").toList());
+            List<SteadyLoad.Sent> sent = scenario.finish(what);
+            FaultScenario.report(what, "fault to every request of the next second decided: "
+                    + faults.stream().map(f -> scenario.recoveryAfter(f, sent).toMillis() + " ms").toList());
         }
     }
 
@@ -68,7 +72,7 @@ class InstanceFaultsIT {
             slow.kill();
             scenario.trafficFor(300);
             scenario.start("a", dir);
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             List<SteadyLoad.Sent> sent = scenario.finish("kill -9 inside an open transaction");
             FaultScenario.report("kill -9 inside an open transaction", open + " decisions visible uncommitted only at the"
                     + " kill; fault to every request of the next second decided: "
@@ -84,17 +88,17 @@ class InstanceFaultsIT {
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
             scenario.start("a", scenario.freshStateDir("a"), settings);
             scenario.startLoad();
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             EnforcerJvm b = scenario.start("b", scenario.freshStateDir("b"), settings);
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             EnforcerJvm c = scenario.start("c", scenario.freshStateDir("c"), settings);
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             long cStopped = System.nanoTime();
             c.stop();
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             long bStopped = System.nanoTime();
             b.stop();
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             String what = "scale 1-2-3-2-1, " + standbys + " standby replicas";
             List<SteadyLoad.Sent> sent = scenario.finish(what);
             FaultScenario.report(what, "scale-in to every request of the next second decided: "
@@ -110,7 +114,7 @@ class InstanceFaultsIT {
             scenario.start("a", scenario.freshStateDir("a"));
             EnforcerJvm b = scenario.start("b", scenario.freshStateDir("b"));
             scenario.startLoad();
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             long fault = System.nanoTime();
             b.freeze();
             // Frozen a little longer than the session timeout: b's tasks move to a.
@@ -130,10 +134,10 @@ class InstanceFaultsIT {
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
             EnforcerJvm a = scenario.start("a", scenario.freshStateDir("a"));
             scenario.startLoad();
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             a.kill();
             scenario.start("a", scenario.freshStateDir("a2"));
-            scenario.trafficFor(600);
+            scenario.trafficFor(450);
             scenario.finish("replay: the first application");
             FaultVerifier first = scenario.verifier();
             Map<String, List<String>> before = first.decisionsByKey();
