@@ -29,9 +29,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
@@ -49,12 +51,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The broker answers for the principal itself, whatever grants it (literal, prefixed or wildcard
  * ACLs, super users, no authorizer at all): topics and the group by their authorized operations, the
- * right to create internal topics by a validate-only creation, the transactional ids by initializing a
+ * right to create internal topics by a validate-only creation, the right to describe a topic's configs
+ * by describing them where the topic cannot be described, the transactional ids by initializing a
  * transactional producer with an id under their prefix. A prefixed topic ACL is checked on every
- * topic under its prefix the principal can see. Before any exists, only its absence is noticed
- * (the principal cannot even describe a name under the prefix), and for the internal topics the
- * right to create them: the other operations on them are checked from the start after Kafka Streams
- * has created them.
+ * topic under its prefix the principal can see. What does not exist yet (internal topics, reply
+ * topics under the prefix, the group before Kafka Streams first joins it) can only be found lacking
+ * every ACL that allows describing it, or CREATE or DESCRIBE_CONFIGS: its other operations are checked
+ * once it exists.
  */
 final class AclCheck {
 
@@ -144,33 +147,31 @@ final class AclCheck {
                 new DescribeTopicsOptions().includeAuthorizedOperations(true)).topicNameValues();
         List<AclMatrix.Entry> missing = new ArrayList<>();
         for (Map.Entry<String, List<AclMatrix.Entry>> topic : byTopic.entrySet()) {
-            Optional<Set<AclOperation>> authorized;
             try {
-                authorized = Optional.ofNullable(described.get(topic.getKey()).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
-                        .authorizedOperations());
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TopicAuthorizationException) {
-                    authorized = Optional.of(Set.of());
-                } else if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                    // Absent but describable. Missing topics of the enforcer's own are reported by the checks after this
-                    // one; an internal topic Kafka Streams has yet to create needs CREATE, which can be tried.
-                    for (AclMatrix.Entry entry : topic.getValue()) {
-                        if (entry.operation() == AclOperation.CREATE && !mayCreate(topic.getKey())) {
-                            missing.add(entry);
-                        }
-                    }
+                Set<AclOperation> authorized = described.get(topic.getKey()).get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                        .authorizedOperations();
+                if (authorized == null) {
+                    LOG.debug("The cluster does not report authorized operations on {}: not checked", topic.getKey());
                     continue;
-                } else {
+                }
+                topic.getValue().stream().filter(entry -> !authorized.contains(entry.operation())).forEach(missing::add);
+            } catch (ExecutionException e) {
+                boolean describable = e.getCause() instanceof UnknownTopicOrPartitionException;
+                if (!describable && !(e.getCause() instanceof TopicAuthorizationException)) {
                     throw e;
                 }
-            }
-            if (authorized.isEmpty()) {
-                LOG.debug("The cluster does not report authorized operations on {}: not checked", topic.getKey());
-                continue;
-            }
-            for (AclMatrix.Entry entry : topic.getValue()) {
-                if (!authorized.get().contains(entry.operation())) {
-                    missing.add(entry);
+                // Absent, or not to be described: asked one by one where a request can ask. Missing topics of the
+                // enforcer's own are reported by the checks after this one.
+                for (AclMatrix.Entry entry : topic.getValue()) {
+                    boolean held = switch (entry.operation()) {
+                        case CREATE -> mayCreate(topic.getKey());
+                        case DESCRIBE_CONFIGS -> mayDescribeConfigs(topic.getKey());
+                        // READ, WRITE and DELETE each allow DESCRIBE: undescribable, the topic allows none of them.
+                        default -> describable;
+                    };
+                    if (!held) {
+                        missing.add(entry);
+                    }
                 }
             }
         }
@@ -194,6 +195,23 @@ final class AclCheck {
         }
     }
 
+    /** Whether the principal may describe the topic's configs: the broker checks that before whether it exists. */
+    private boolean mayDescribeConfigs(String topic) throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            admin.describeConfigs(List.of(new ConfigResource(ConfigResource.Type.TOPIC, topic))).all()
+                    .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicAuthorizationException) {
+                return false;
+            }
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return true;
+            }
+            throw e;
+        }
+    }
+
     private List<AclMatrix.Entry> missingOnGroup(List<AclMatrix.Entry> required)
             throws ExecutionException, InterruptedException, TimeoutException {
         if (required.isEmpty()) {
@@ -210,6 +228,10 @@ final class AclCheck {
             }
             authorized = group.authorizedOperations();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof GroupIdNotFoundException) {
+                // Absent but describable: before Kafka Streams first joins it, only an ACL that allows nothing on it shows.
+                return List.of();
+            }
             if (!(e.getCause() instanceof GroupAuthorizationException)) {
                 throw e;
             }

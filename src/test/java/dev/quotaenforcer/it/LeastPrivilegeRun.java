@@ -142,7 +142,8 @@ final class LeastPrivilegeRun {
         assertFalse(output.contains("PRIVATE KEY"), "no PEM key in the log");
     }
 
-    private static Path write(Path file, Map<String, Object> settings) {
+    /** Writes settings as a properties file, as an operator's --config file would hold them. */
+    static Path write(Path file, Map<String, Object> settings) {
         Properties properties = new Properties();
         settings.forEach((key, value) -> properties.setProperty(key, String.valueOf(value)));
         try (Writer writer = Files.newBufferedWriter(file)) {

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -32,7 +32,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class MissingAclIT {
 
-    private static final String PRINCIPAL = "User:" + LeastPrivilegeRun.ENFORCER;
+    /** How many ACLs the enforcer needs: one principal lacks each. */
+    private static final int ACLS = AclMatrix.of("quota", "quota-enforcer").entries(AclMatrix.Role.ENFORCER).size();
+    private static final String FIRST_START = "first-start";
 
     @TempDir
     static Path dir;
@@ -40,17 +42,31 @@ class MissingAclIT {
     private static SecureBroker broker;
     private static TestCluster cluster;
 
-    /** A cluster whose enforcer has run before: its internal topics exist, so every ACL on them can be checked. */
+    /**
+     * A cluster whose enforcer has run before (its internal topics exist, so every ACL on them can be
+     * checked) and principals {@code lacks-<n>}, each granted every enforcer ACL but the n-th.
+     */
     @BeforeAll
-    static void grantEveryEnforcerAcl() throws Exception {
-        broker = SecureBroker.start(SecureBroker.Variant.SCRAM, dir.resolve("broker"), LeastPrivilegeRun.ENFORCER);
+    static void grantEveryEnforcerAclButOne() throws Exception {
+        List<String> users = new ArrayList<>(IntStream.range(0, ACLS).mapToObj(MissingAclIT::user).toList());
+        users.add(FIRST_START);
+        broker = SecureBroker.start(SecureBroker.Variant.SCRAM, dir.resolve("broker"), users.toArray(String[]::new));
         cluster = new TestCluster(broker.client(SecureBroker.ADMIN), "missingAcl");
         cluster.createTopics(1);
         try (Admin admin = Admin.create(broker.client(SecureBroker.ADMIN))) {
             admin.createTopics(List.of(new NewTopic(cluster.applicationId() + "-" + Topics.REKEYED_REQUESTS + "-repartition",
                     1, (short) 1))).all().get(30, TimeUnit.SECONDS);
         }
-        broker.grant(bindings(cluster, entry -> true));
+        List<AclMatrix.Entry> entries = AclMatrix.of(cluster.prefix(), cluster.applicationId()).entries(AclMatrix.Role.ENFORCER);
+        List<AclBinding> bindings = new ArrayList<>();
+        for (int lacking = 0; lacking < ACLS; lacking++) {
+            for (int granted = 0; granted < ACLS; granted++) {
+                if (granted != lacking) {
+                    bindings.add(entries.get(granted).binding("User:" + user(lacking)));
+                }
+            }
+        }
+        broker.grant(bindings);
     }
 
     @AfterAll
@@ -61,37 +77,33 @@ class MissingAclIT {
     }
 
     static Stream<Arguments> enforcerAcls() {
-        return AclMatrix.of(cluster.prefix(), cluster.applicationId()).entries(AclMatrix.Role.ENFORCER).stream()
-                .map(entry -> Arguments.of(entry.describe(), entry));
+        List<AclMatrix.Entry> entries = AclMatrix.of(cluster.prefix(), cluster.applicationId()).entries(AclMatrix.Role.ENFORCER);
+        return IntStream.range(0, ACLS).mapToObj(n -> Arguments.of(entries.get(n).describe(), n));
     }
 
     @ParameterizedTest(name = "without {0}")
     @MethodSource("enforcerAcls")
-    void enforcerLackingOneAclFailsAtStartupNamingItAndTheCommandThatGrantsIt(String described, AclMatrix.Entry entry)
-            throws Exception {
-        AclBinding lacking = entry.binding(PRINCIPAL);
-        broker.revoke(List.of(lacking));
-        try {
-            assertFailsNaming(cluster, entry);
-        } finally {
-            broker.grant(List.of(lacking));
-        }
+    void enforcerLackingOneAclFailsAtStartupNamingItAndTheCommandThatGrantsIt(String described, int lacking) {
+        AclMatrix.Entry entry = AclMatrix.of(cluster.prefix(), cluster.applicationId()).entries(AclMatrix.Role.ENFORCER).get(lacking);
+        assertFailsNaming(cluster, user(lacking), entry);
     }
 
     @Test
     void onAFirstStartEnforcerLackingCreateOnItsInternalTopicsFailsAtStartupNamingIt() throws Exception {
         TestCluster fresh = new TestCluster(broker.client(SecureBroker.ADMIN), "firstStart");
         fresh.createTopics(1);
-        AclMatrix.Entry create = AclMatrix.of(fresh.prefix(), fresh.applicationId()).entries(AclMatrix.Role.ENFORCER).stream()
+        List<AclMatrix.Entry> entries = AclMatrix.of(fresh.prefix(), fresh.applicationId()).entries(AclMatrix.Role.ENFORCER);
+        AclMatrix.Entry create = entries.stream()
                 .filter(entry -> entry.operation() == AclOperation.CREATE && entry.pattern() == PatternType.PREFIXED)
                 .findFirst().orElseThrow();
-        broker.grant(bindings(fresh, entry -> !entry.equals(create)));
-        assertFailsNaming(fresh, create);
+        broker.grant(entries.stream().filter(entry -> !entry.equals(create)).map(entry -> entry.binding("User:" + FIRST_START))
+                .toList());
+        assertFailsNaming(fresh, FIRST_START, create);
     }
 
-    private static void assertFailsNaming(TestCluster on, AclMatrix.Entry lacking) {
+    private static void assertFailsNaming(TestCluster on, String user, AclMatrix.Entry lacking) {
         Map<String, Object> settings = on.enforcerSettings("a", dir.resolve("state"));
-        settings.putAll(broker.client(LeastPrivilegeRun.ENFORCER));
+        settings.putAll(broker.client(user));
         long started = System.nanoTime();
         IllegalStateException refused = assertThrows(IllegalStateException.class, () -> Enforcer.start(settings).close(),
                 "the enforcer refuses to start without " + lacking.describe());
@@ -100,13 +112,10 @@ class MissingAclIT {
         String message = refused.getMessage();
         assertTrue(message.contains("lacks an ACL it needs"), "one ACL is missing: " + message);
         assertTrue(message.contains(lacking.describe()), "names " + lacking.describe() + ": " + message);
-        assertTrue(message.contains(lacking.kafkaAclsCommand(PRINCIPAL, on.bootstrapServers())), "gives the command: " + message);
+        assertTrue(message.contains(lacking.kafkaAclsCommand("User:" + user, on.bootstrapServers())), "gives the command: " + message);
     }
 
-    private static List<AclBinding> bindings(TestCluster on, Predicate<AclMatrix.Entry> which) {
-        List<AclBinding> bindings = new ArrayList<>();
-        AclMatrix.of(on.prefix(), on.applicationId()).entries(AclMatrix.Role.ENFORCER).stream().filter(which)
-                .forEach(entry -> bindings.add(entry.binding(PRINCIPAL)));
-        return bindings;
+    private static String user(int lacking) {
+        return "lacks-" + lacking;
     }
 }

@@ -1,18 +1,22 @@
 package dev.quotaenforcer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.admin.AclMatrix;
 import dev.quotaenforcer.topology.QuotaTopology;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +60,28 @@ class ScramLeastPrivilegeIT {
     void enforcerFromTheJarDecidesWithExactlyItsAclsAndLogsNoPasswordOrKey(@TempDir Path work) throws Exception {
         String output = LeastPrivilegeRun.run(broker, work, "scramRun");
         LeastPrivilegeRun.assertNoSecret(output, broker.secrets(LeastPrivilegeRun.ENFORCER), SaslConfigs.SASL_JAAS_CONFIG);
+    }
+
+    @Test
+    void enforcerWithAWrongPasswordExitsNamingTheAuthenticationFailureButNoPassword(@TempDir Path work) {
+        TestCluster cluster = new TestCluster(broker.client(SecureBroker.ADMIN), "wrongPassword");
+        Map<String, Object> settings = new HashMap<>(cluster.enforcerSettings("a", work.resolve("state")));
+        settings.putAll(broker.client(LeastPrivilegeRun.ENFORCER));
+        String wrong = UUID.randomUUID().toString().replace("-", "");
+        settings.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"" + LeastPrivilegeRun.ENFORCER + "\" password=\"" + wrong + "\";");
+        Path config = LeastPrivilegeRun.write(work.resolve("enforcer.properties"), settings);
+        JarProcess.Result result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", JarProcess.JAR.toString(), "run", "--config", config.toString()), work.resolve("enforcer.log"), Map.of(),
+                null, Duration.ofSeconds(90));
+
+        assertEquals(2, result.status(), "exit status of a start that cannot authenticate");
+        assertTrue(result.output().contains("Authentication failed"), "says why: " + result.output().replace(wrong, "<SECRET>"));
+        List<String> secrets = new ArrayList<>(broker.secrets(LeastPrivilegeRun.ENFORCER));
+        secrets.add(wrong);
+        for (String secret : secrets) {
+            assertFalse(result.output().contains(secret), "no password in the output");
+        }
     }
 
     @Test

@@ -1,6 +1,9 @@
 package dev.quotaenforcer.it;
 
 import dev.quotaenforcer.broker.EmbeddedKafka;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,6 +82,11 @@ final class SecureBroker implements AutoCloseable {
     /** Like {@link #start(Variant, Path, String...)}, formatting the storage with {@code formatArguments} added. */
     static SecureBroker start(Variant variant, Path dir, List<String> formatArguments, String... users) {
         TestCertificates ca = TestCertificates.newAuthority();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         Path truststore = dir.resolve("truststore.p12");
         String truststorePassword = secret();
         ca.writeTruststore(truststore, truststorePassword);
