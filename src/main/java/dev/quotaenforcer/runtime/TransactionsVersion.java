@@ -49,9 +49,10 @@ final class TransactionsVersion {
             return Optional.empty();
         }
         return Optional.of("The cluster's finalized " + FEATURE + " is " + (version == null ? "not set (0)" : version.maxVersionLevel())
-                + ", below " + REQUIRED + ": its transactions run without KIP-890's server-side defence, under which a "
-                + "delayed commit or abort can end a later transaction of the same producer (lost or duplicated decisions "
-                + "under exactly-once). With every broker on Kafka 4.0 or later, finalize it with: kafka-features.sh "
+                + ", below " + REQUIRED + ": its transactions lack KIP-890's server-side defence. Without it a commit or "
+                + "abort delayed in the network can end a later transaction of the same producer (Jepsen reproduced lost "
+                + "writes and aborted reads this way), which could lose or repeat the enforcer's decisions and counts. "
+                + "With every broker on Kafka 4.0 or later, finalize it with: kafka-features.sh "
                 + "--bootstrap-server " + bootstrapServers + " upgrade --feature " + FEATURE + "=" + REQUIRED);
     }
 }
