@@ -79,6 +79,8 @@ final class AclCheck {
     }
 
     /**
+     * Checks that the principal of {@code settings} holds every ACL the enforcer needs on the cluster.
+     *
      * @throws IllegalStateException naming every enforcer ACL the principal lacks, with the commands that
      *                               grant them, or saying what could not be checked
      */

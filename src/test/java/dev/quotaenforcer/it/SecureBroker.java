@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -76,11 +77,6 @@ final class SecureBroker implements AutoCloseable {
      * {@link Variant#MTLS} any user name gets a certificate when it is first asked for.
      */
     static SecureBroker start(Variant variant, Path dir, String... users) {
-        return start(variant, dir, List.of(), users);
-    }
-
-    /** Like {@link #start(Variant, Path, String...)}, formatting the storage with {@code formatArguments} added. */
-    static SecureBroker start(Variant variant, Path dir, List<String> formatArguments, String... users) {
         TestCertificates ca = TestCertificates.newAuthority();
         try {
             Files.createDirectories(dir);
@@ -118,11 +114,11 @@ final class SecureBroker implements AutoCloseable {
         props.put("ssl.client.auth", "required");
         // A certificate's principal is its common name, as a SCRAM user's is its name.
         props.put("ssl.principal.mapping.rules", "RULE:^CN=(.*)$/$1/,DEFAULT");
-        List<String> format = new ArrayList<>(formatArguments);
+        List<String> format = new ArrayList<>();
         if (variant == Variant.SCRAM) {
             props.put("sasl.enabled.mechanisms", SCRAM_MECHANISM);
             props.put("listener.name.client.ssl.client.auth", "none");
-            props.put("listener.name.client." + SCRAM_MECHANISM.toLowerCase() + ".sasl.jaas.config",
+            props.put("listener.name.client." + SCRAM_MECHANISM.toLowerCase(Locale.ROOT) + ".sasl.jaas.config",
                     "org.apache.kafka.common.security.scram.ScramLoginModule required;");
             passwords.forEach((user, password) -> format.addAll(List.of("--add-scram",
                     SCRAM_MECHANISM + "=[name=" + user + ",password=" + password + "]")));
@@ -134,14 +130,6 @@ final class SecureBroker implements AutoCloseable {
         SecureBroker broker = new SecureBroker(variant, "localhost:" + clientPort, ca, truststore, truststorePassword, passwords);
         broker.kafka = EmbeddedKafka.start(dataDir, props, format, broker.client(ADMIN));
         return broker;
-    }
-
-    Variant variant() {
-        return variant;
-    }
-
-    String bootstrapServers() {
-        return bootstrapServers;
     }
 
     /** Bootstrap servers and every security setting a client of {@code user} needs: what a client config file holds. */
