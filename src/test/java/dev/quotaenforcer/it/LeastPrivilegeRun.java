@@ -12,6 +12,7 @@ import dev.quotaenforcer.client.GatewayDecision;
 import dev.quotaenforcer.client.QuotaClient;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
+import dev.quotaenforcer.event.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -37,7 +38,8 @@ import org.apache.kafka.common.acl.AclBinding;
  * The least-privilege scenario both secured brokers run: the cluster administrator creates the three
  * principals' ACLs with {@code acls create}, an operator publishes a plan and assigns a key, the
  * enforcer runs from the shaded jar as its own JVM with nothing but its ACLs, a gateway's clients get
- * its decision and see an operator's block, and the enforcer's whole output holds none of its secrets.
+ * its decision and see an operator's block, the enforcer restarted keeps deciding, and its whole
+ * output holds none of its secrets.
  */
 final class LeastPrivilegeRun {
 
@@ -68,32 +70,47 @@ final class LeastPrivilegeRun {
                 "the enforcer's credentials replace every one of the administrator's");
         Path config = write(dir.resolve("enforcer.properties"), settings);
         Path logging = logEverythingAtInfo(dir.resolve("logback-info.xml"));
-        try (JarProcess enforcer = JarProcess.java(dir.resolve("enforcer.log"), Map.of(),
-                "-Dlogback.configurationFile=" + logging, "-jar", JarProcess.JAR.toString(), "run", "--config", config.toString())) {
-            assertTrue(enforcer.awaitOutput("quota-enforcer ready", WAIT), "the enforcer started:\n" + enforcer.output());
-
-            Map<String, Object> gateway = broker.client(GATEWAY);
-            try (QuotaClient client = new QuotaClient(gateway, new QuotaClient.Options(admin.topics().requests().name(),
-                    admin.topics().replies().name(), 0, Duration.ofSeconds(10), QuotaClient.FailurePolicy.FAIL_CLOSED),
-                    Clock.systemUTC());
-                 AsyncQuotaClient async = new AsyncQuotaClient(gateway, admin.topics().requests().name(),
-                         admin.topics().blocks().name(), Clock.systemUTC())) {
-                assertTrue(client.awaitReady(WAIT), "the gateway's client reads its replies");
-                assertTrue(async.awaitReady(WAIT), "the gateway's async client reads the blocks");
+        StringBuilder output = new StringBuilder();
+        Map<String, Object> gateway = broker.client(GATEWAY);
+        try (QuotaClient client = new QuotaClient(gateway, new QuotaClient.Options(admin.topics().requests().name(),
+                admin.topics().replies().name(), 0, Duration.ofSeconds(10), QuotaClient.FailurePolicy.FAIL_CLOSED),
+                Clock.systemUTC());
+             AsyncQuotaClient async = new AsyncQuotaClient(gateway, admin.topics().requests().name(),
+                     admin.topics().blocks().name(), Clock.systemUTC())) {
+            assertTrue(client.awaitReady(WAIT), "the gateway's client reads its replies");
+            assertTrue(async.awaitReady(WAIT), "the gateway's async client reads the blocks");
+            try (JarProcess enforcer = startEnforcer(dir.resolve("enforcer.log"), logging, config)) {
                 Decision decision = awaitDecidedOnBasic(client);
                 assertTrue(decision.allowed(), "allowed on plan basic: " + decision);
-
                 new KeyCommandClient(broker.client(OPERATOR), admin.topics())
                         .send(KeyCommand.block("k1", Instant.now().plus(Duration.ofHours(1))).audited("c-1", OPERATOR, "test"));
                 TestCluster.awaitCondition("the gateway sees the operator's block of k1", () -> async.blockOf("k1").isPresent(),
                         WAIT);
+                output.append(stop(enforcer));
             }
-            assertTrue(operator.listPlans().containsKey("basic"), "the operator lists the plan from the catalog");
-            assertFalse(enforcer.output().contains("KIP-890"), "no transactions v2 warning on a 4.4 cluster");
-            enforcer.terminate();
-            assertTrue(enforcer.awaitExit(WAIT).isPresent(), "the enforcer stopped on SIGTERM");
-            return enforcer.output();
+            // Restarted, it finds its group, internal topics and state: the startup check and Kafka Streams pass as well.
+            try (JarProcess restarted = startEnforcer(dir.resolve("restarted.log"), logging, config)) {
+                Decision decision = awaitDecidedOnBasic(client);
+                assertEquals(Reason.BLOCKED, decision.reason(), "the block holds across the restart: " + decision);
+                output.append(stop(restarted));
+            }
         }
+        assertTrue(operator.listPlans().containsKey("basic"), "the operator lists the plan from the catalog");
+        assertFalse(output.toString().contains("KIP-890"), "no transactions v2 warning on a 4.4 cluster");
+        return output.toString();
+    }
+
+    private static JarProcess startEnforcer(Path log, Path logging, Path config) {
+        JarProcess enforcer = JarProcess.java(log, Map.of(), "-Dlogback.configurationFile=" + logging, "-jar",
+                JarProcess.JAR.toString(), "run", "--config", config.toString());
+        assertTrue(enforcer.awaitOutput("quota-enforcer ready", WAIT), "the enforcer started:\n" + enforcer.output());
+        return enforcer;
+    }
+
+    private static String stop(JarProcess enforcer) {
+        enforcer.terminate();
+        assertTrue(enforcer.awaitExit(WAIT).isPresent(), "the enforcer stopped on SIGTERM");
+        return enforcer.output();
     }
 
     /** Every binding {@code acls create} made for the three principals of this test's topics and application. */
