@@ -65,7 +65,6 @@ public final class AclMatrix {
                 case TOPIC -> command.append(" --topic ").append(name);
                 case GROUP -> command.append(" --group ").append(name);
                 case TRANSACTIONAL_ID -> command.append(" --transactional-id ").append(name);
-                case CLUSTER -> command.append(" --cluster");
                 default -> throw new IllegalStateException("no kafka-acls.sh option for resource type " + type);
             }
             if (pattern == PatternType.PREFIXED) {
@@ -126,11 +125,7 @@ public final class AclMatrix {
         return new AclMatrix(acls.entries);
     }
 
-    /** Every entry, enforcer's first, then the gateway's and the operator's. */
-    public List<Entry> entries() {
-        return entries;
-    }
-
+    /** The role's entries, in the order the README lists them. */
     public List<Entry> entries(Role role) {
         return entries.stream().filter(entry -> entry.role() == role).toList();
     }
@@ -151,9 +146,8 @@ public final class AclMatrix {
         Map<String, List<List<Entry>>> rows = new LinkedHashMap<>();
         for (List<Entry> resource : byResource.values()) {
             Entry first = resource.get(0);
-            StringJoiner operations = new StringJoiner(", ");
-            resource.forEach(entry -> operations.add(camelCase(entry.operation())));
-            rows.computeIfAbsent(first.role() + "|" + first.type() + "|" + operations, key -> new ArrayList<>()).add(resource);
+            rows.computeIfAbsent(first.role() + "|" + first.type() + "|" + operations(resource), key -> new ArrayList<>())
+                    .add(resource);
         }
         StringBuilder table = new StringBuilder("| Principal | Resource | Names | Operations | For |\n|---|---|---|---|---|\n");
         for (List<List<Entry>> row : rows.values()) {
@@ -165,15 +159,19 @@ public final class AclMatrix {
                 names.add("`" + entry.name() + (entry.pattern() == PatternType.PREFIXED ? "*" : "") + "`");
                 purposes.add(entry.purpose());
             }
-            StringJoiner operations = new StringJoiner(", ");
-            row.get(0).forEach(entry -> operations.add(camelCase(entry.operation())));
             table.append("| ").append(principals.get(first.role()))
                     .append(" | ").append(first.type().name().toLowerCase(Locale.ROOT).replace('_', ' '))
                     .append(" | ").append(names)
-                    .append(" | ").append(operations)
+                    .append(" | ").append(operations(row.get(0)))
                     .append(" | ").append(String.join("; ", purposes)).append(" |\n");
         }
         return table.toString();
+    }
+
+    private static String operations(List<Entry> resource) {
+        StringJoiner operations = new StringJoiner(", ");
+        resource.forEach(entry -> operations.add(camelCase(entry.operation())));
+        return operations.toString();
     }
 
     /** {@code DESCRIBE_CONFIGS} as Kafka's tools write it: {@code DescribeConfigs}. */
