@@ -11,6 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
@@ -52,20 +54,33 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static EmbeddedKafka start(Path dataDir, int port, int controllerPort) {
         requireFree(port);
         requireFree(controllerPort);
-        Properties props = serverProperties(dataDir, port, controllerPort);
+        return start(dataDir, serverProperties(dataDir, port, controllerPort), List.of(),
+                Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + port));
+    }
+
+    /**
+     * Starts a broker with the caller's server properties (listeners, security, authorizer: all of it,
+     * {@code log.dirs} and {@code metadata.log.dir} under {@code dataDir}), formatting {@code dataDir}
+     * first with {@code formatArguments} added (e.g. {@code --add-scram}) if it holds no broker yet, and
+     * waits until an admin client with {@code adminSettings} (bootstrap servers and credentials) is served.
+     *
+     * @throws IllegalStateException when the broker does not become ready
+     */
+    public static EmbeddedKafka start(Path dataDir, Properties props, List<String> formatArguments,
+                                      Map<String, Object> adminSettings) {
         try {
             Files.createDirectories(dataDir);
             if (!Files.exists(dataDir.resolve("meta.properties"))) {
-                format(dataDir, props);
+                format(dataDir, props, formatArguments);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare broker data directory " + dataDir, e);
         }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
         server.startup();
-        EmbeddedKafka kafka = new EmbeddedKafka(server, "localhost:" + port);
+        EmbeddedKafka kafka = new EmbeddedKafka(server, String.valueOf(adminSettings.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)));
         try {
-            kafka.awaitReady();
+            kafka.awaitReady(adminSettings);
         } catch (RuntimeException e) {
             kafka.close();
             throw e;
@@ -92,7 +107,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         server.awaitShutdown();
     }
 
-    private static Properties serverProperties(Path dataDir, int port, int controllerPort) {
+    /**
+     * The properties of the plaintext single-node broker {@link #start(Path, int, int)} runs: a base for
+     * a variant that changes its listeners or security.
+     */
+    public static Properties serverProperties(Path dataDir, int port, int controllerPort) {
         Properties props = new Properties();
         props.put("process.roles", "broker,controller");
         props.put("node.id", "1");
@@ -118,22 +137,23 @@ public final class EmbeddedKafka implements AutoCloseable {
         return props;
     }
 
-    private static void format(Path dataDir, Properties props) throws IOException {
+    private static void format(Path dataDir, Properties props, List<String> formatArguments) throws IOException {
         Path config = dataDir.resolve("server.properties");
         try (Writer writer = Files.newBufferedWriter(config)) {
             props.store(writer, "written by quota-enforcer to format the embedded broker's storage");
         }
         String clusterId = Uuid.randomUuid().toString();
-        int status = kafka.tools.StorageTool.execute(
-                new String[] {"format", "-t", clusterId, "-c", config.toString(), "--standalone"},
+        List<String> arguments = new ArrayList<>(List.of("format", "-t", clusterId, "-c", config.toString(), "--standalone"));
+        arguments.addAll(formatArguments);
+        int status = kafka.tools.StorageTool.execute(arguments.toArray(String[]::new),
                 new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8));
         if (status != 0) {
             throw new IllegalStateException("formatting the broker's storage in " + dataDir + " failed with status " + status);
         }
     }
 
-    private void awaitReady() {
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    private void awaitReady(Map<String, Object> adminSettings) {
+        try (Admin admin = Admin.create(adminSettings)) {
             admin.describeCluster().nodes().get(READY_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("the embedded broker at " + bootstrapServers + " did not become ready", e);

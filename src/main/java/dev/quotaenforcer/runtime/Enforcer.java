@@ -126,8 +126,8 @@ public final class Enforcer implements AutoCloseable {
      * Starts the enforcer against the cluster in {@code settings}, after reading the requests
      * topic's partition count from it (the re-keying topics must match it).
      *
-     * @throws IllegalStateException when the requests or commands topic does not exist or cannot be
-     *                               described, or their partition counts differ
+     * @throws IllegalStateException when the enforcer's principal lacks one of its ACLs, the requests or
+     *                               commands topic does not exist or cannot be described, or their partition counts differ
      */
     public static Enforcer start(Map<String, Object> settings) {
         EnforcerConfig sized = new EnforcerConfig(withRequestPartitions(settings));
@@ -148,6 +148,9 @@ public final class Enforcer implements AutoCloseable {
         String requests = topics.requests().name();
         String commands = topics.commands().name();
         try (Admin admin = Admin.create(ClientSettings.forAdmin(settings))) {
+            // First: without its ACLs every check after this one would fail with a generic authorization error.
+            AclCheck.require(admin, settings);
+            TransactionsVersion.warnUnlessV2(admin, String.valueOf(settings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)));
             Map<String, TopicDescription> described = admin.describeTopics(List.of(requests, commands)).allTopicNames()
                     .get(60, TimeUnit.SECONDS);
             int partitions = described.get(requests).partitions().size();

@@ -59,6 +59,7 @@ public final class TestCluster {
     private static final Duration DEFAULT_WAIT = Duration.ofSeconds(60);
 
     private final String bootstrapServers;
+    private final Map<String, Object> clientSettings;
     private final String prefix;
     private final Topics topics;
 
@@ -68,7 +69,16 @@ public final class TestCluster {
 
     /** A view of a broker the test started itself, its topics named after {@code test}. */
     TestCluster(String bootstrapServers, String test) {
-        this.bootstrapServers = bootstrapServers;
+        this(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), test);
+    }
+
+    /**
+     * A view of a secured broker: {@code clientSettings} (bootstrap servers and the credentials of the
+     * principal the test sets up as) reach every client here, the command line and, unless overridden, enforcers.
+     */
+    TestCluster(Map<String, Object> clientSettings, String test) {
+        this.bootstrapServers = String.valueOf(clientSettings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
+        this.clientSettings = Map.copyOf(clientSettings);
         this.prefix = "it-" + test.replaceAll("[^A-Za-z0-9]", "") + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.topics = Topics.withPrefix(prefix);
     }
@@ -79,6 +89,11 @@ public final class TestCluster {
 
     public Topics topics() {
         return topics;
+    }
+
+    /** The application.id of this test's enforcers. */
+    public String applicationId() {
+        return prefix + "-app";
     }
 
     /** This test's topic prefix (quota.topic.prefix). */
@@ -94,7 +109,7 @@ public final class TestCluster {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
                 .withPartitions(topics.requests().name(), requestPartitions)
                 .withPartitions(topics.commands().name(), requestPartitions);
-        try (Admin admin = Admin.create(clientSettings())) {
+        try (Admin admin = Admin.create(clientSettings)) {
             TopicApplier.apply(admin, definitions);
         }
     }
@@ -102,7 +117,7 @@ public final class TestCluster {
     /** Sets one config of a topic, and returns once the broker describes the topic with it. */
     public void alterTopicConfig(String topic, String name, String value) throws Exception {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        try (Admin admin = Admin.create(clientSettings())) {
+        try (Admin admin = Admin.create(clientSettings)) {
             admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(new ConfigEntry(name, value),
                     AlterConfigOp.OpType.SET)))).all().get(30, TimeUnit.SECONDS);
             // The controller has it; the broker's view, which an enforcer starting now describes, follows shortly.
@@ -133,6 +148,11 @@ public final class TestCluster {
         command.setErr(new PrintWriter(err));
         List<String> full = new ArrayList<>(List.of(args));
         full.addAll(List.of("--bootstrap-servers", bootstrapServers, "--set", EnforcerConfig.TOPIC_PREFIX_CONFIG + "=" + prefix));
+        clientSettings.forEach((key, value) -> {
+            if (!key.equals(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG)) {
+                full.addAll(List.of("--set", key + "=" + value));
+            }
+        });
         int status = command.execute(full.toArray(String[]::new));
         return new CliResult(status, out.toString(), err.toString());
     }
@@ -142,9 +162,8 @@ public final class TestCluster {
 
     /** Settings for an enforcer instance of this test: its application id, topics and state directory. */
     public Map<String, Object> enforcerSettings(String instance, Path stateDir) {
-        Map<String, Object> settings = new HashMap<>();
-        settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, prefix + "-app");
+        Map<String, Object> settings = new HashMap<>(clientSettings);
+        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId());
         settings.put(StreamsConfig.CLIENT_ID_CONFIG, prefix + "-" + instance);
         settings.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
@@ -208,7 +227,7 @@ public final class TestCluster {
     }
 
     private CatalogClient catalog() {
-        return new CatalogClient(clientSettings(), topics);
+        return new CatalogClient(clientSettings, topics);
     }
 
     /** A request event keyed by its API key, produced the way a Java gateway would. */
@@ -226,7 +245,7 @@ public final class TestCluster {
 
     /** Like {@link #send}, returning where each record landed (partition, offset, timestamp), in the same order. */
     public List<RecordMetadata> sendAndLocate(List<ProducerRecord<byte[], byte[]>> records) {
-        Map<String, Object> settings = new HashMap<>(clientSettings());
+        Map<String, Object> settings = new HashMap<>(clientSettings);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 4 * 1024 * 1024);
         try (KafkaProducer<byte[], byte[]> producer =
@@ -364,7 +383,7 @@ public final class TestCluster {
     }
 
     private <K, V> KafkaConsumer<K, V> committedConsumer(Topic<K, V> topic) {
-        Map<String, Object> settings = new HashMap<>(clientSettings());
+        Map<String, Object> settings = new HashMap<>(clientSettings);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         settings.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4 * 1024 * 1024);
@@ -377,10 +396,6 @@ public final class TestCluster {
         consumer.assign(partitions);
         consumer.seekToBeginning(partitions);
         return partitions;
-    }
-
-    private Map<String, Object> clientSettings() {
-        return Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     }
 
     static byte[] bytes(String text) {
