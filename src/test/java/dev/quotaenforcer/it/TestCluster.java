@@ -61,6 +61,7 @@ public final class TestCluster {
     private final String bootstrapServers;
     private final String prefix;
     private final Topics topics;
+    private final short replicationFactor;
 
     TestCluster(String bootstrapServers, ExtensionContext context) {
         this(bootstrapServers, context.getTestMethod().map(m -> m.getName()).orElse("test"));
@@ -68,9 +69,15 @@ public final class TestCluster {
 
     /** A view of a broker the test started itself, its topics named after {@code test}. */
     TestCluster(String bootstrapServers, String test) {
+        this(bootstrapServers, test, (short) 1);
+    }
+
+    /** A view of a cluster the test started itself whose topics {@link #createTopics} replicates {@code replicationFactor} times. */
+    TestCluster(String bootstrapServers, String test, short replicationFactor) {
         this.bootstrapServers = bootstrapServers;
         this.prefix = "it-" + test.replaceAll("[^A-Za-z0-9]", "") + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.topics = Topics.withPrefix(prefix);
+        this.replicationFactor = replicationFactor;
     }
 
     public String bootstrapServers() {
@@ -88,12 +95,14 @@ public final class TestCluster {
 
     /**
      * Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests
-     * and for the commands topic, which is partitioned like it.
+     * and for the commands topic, which is partitioned like it, and this view's replication factor (1 unless
+     * given).
      */
     public void createTopics(int requestPartitions) throws InterruptedException {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
                 .withPartitions(topics.requests().name(), requestPartitions)
-                .withPartitions(topics.commands().name(), requestPartitions);
+                .withPartitions(topics.commands().name(), requestPartitions)
+                .withReplicationFactor(replicationFactor);
         try (Admin admin = Admin.create(clientSettings())) {
             TopicApplier.apply(admin, definitions);
         }
