@@ -97,12 +97,23 @@ final class BrokerCluster implements AutoCloseable {
         broker.process = null;
     }
 
-    /** Starts node {@code id} again on its ports with its data, and waits until it serves. */
+    /**
+     * Starts node {@code id} again on its ports with its data, once the cluster has fenced the killed
+     * incarnation (until then it still lists the node as serving), and waits until the new one serves.
+     */
     void restart(int id) throws InterruptedException {
         Broker broker = broker(id);
         if (broker.process != null) {
             throw new IllegalStateException("broker " + id + " is running");
         }
+        TestCluster.awaitCondition("broker " + id + " fenced after its kill", () -> {
+            try {
+                return !servingBrokers().contains(id);
+            } catch (AssertionError e) {
+                // No broker answers: none serves, this one included.
+                return true;
+            }
+        }, READY_WAIT);
         launch(broker);
         awaitServing(broker);
     }
@@ -261,6 +272,11 @@ final class BrokerCluster implements AutoCloseable {
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("num.partitions", "1");
         props.put("auto.create.topics.enable", "false");
+        // Several brokers and enforcers share the test machine's few cores: fewer threads than a server's defaults.
+        props.put("num.network.threads", "2");
+        props.put("num.io.threads", "2");
+        props.put("background.threads", "2");
+        props.put("num.recovery.threads.per.data.dir", "1");
         return props;
     }
 

@@ -28,6 +28,7 @@ class BrokerFaultsIT {
     @Test
     void killingPartitionLeadersTheTransactionCoordinatorAndTheActiveControllerFailsNoInstanceAndLosesAndDoublesNothing(
             @TempDir Path work) throws Exception {
+        long started = System.nanoTime();
         try (BrokerCluster brokers = BrokerCluster.start(3, work.resolve("brokers"));
              FaultScenario scenario = FaultScenario.prepare(
                      new TestCluster(brokers.bootstrapServers(), "brokerFaults", (short) 3), work)) {
@@ -39,25 +40,25 @@ class BrokerFaultsIT {
             brokers.awaitFullyReplicated(REPLICATION_WAIT);
 
             List<String> faults = new ArrayList<>();
-            List<Long> times = new ArrayList<>();
+            List<Bounce> bounces = new ArrayList<>();
             String requests = scenario.cluster().topics().requests().name();
             for (int round = 0; round < 3; round++) {
                 TopicPartition partition = new TopicPartition(requests, round);
                 int leader = brokers.leaderOf(partition);
                 faults.add("leader " + leader + " of " + partition);
-                times.add(bounce(brokers, scenario, leader, "a new leader of " + partition,
+                bounces.add(bounce(brokers, scenario, leader, "a new leader of " + partition,
                         node -> brokers.leaderOf(partition) != node && brokers.leaderOf(partition) != -1));
             }
 
             String transactionalId = brokers.transactionalIds(scenario.applicationId() + "-").get(0);
             int coordinator = brokers.transactionCoordinatorOf(transactionalId);
             faults.add("transaction coordinator " + coordinator + " of " + transactionalId);
-            times.add(bounce(brokers, scenario, coordinator, "a new coordinator of " + transactionalId,
+            bounces.add(bounce(brokers, scenario, coordinator, "a new coordinator of " + transactionalId,
                     node -> brokers.transactionCoordinatorOf(transactionalId) != node));
 
             int controller = brokers.activeController();
             faults.add("active controller " + controller);
-            times.add(bounce(brokers, scenario, controller, "a new active controller",
+            bounces.add(bounce(brokers, scenario, controller, "a new active controller",
                     node -> brokers.activeController() != node));
 
             for (EnforcerJvm instance : List.of(a, b)) {
@@ -68,19 +69,32 @@ class BrokerFaultsIT {
             List<SteadyLoad.Sent> sent = scenario.finish("3 brokers, RF 3, min ISR 2");
             List<String> recoveries = new ArrayList<>();
             for (int i = 0; i < faults.size(); i++) {
-                recoveries.add(faults.get(i) + ": " + scenario.recoveryAfter(times.get(i), sent).toMillis() + " ms");
+                Bounce bounce = bounces.get(i);
+                recoveries.add(faults.get(i) + ": " + scenario.recoveryAfter(bounce.killedNanos(), sent).toMillis()
+                        + " ms (moved after " + bounce.moved().toMillis() + " ms; restarted and all in sync in "
+                        + bounce.inSyncAgain().toMillis() + " ms)");
             }
             FaultScenario.report("3 brokers, RF 3, min ISR 2", "SIGKILL to every request of the next second decided: "
-                    + recoveries);
+                    + recoveries + "; instances fenced and rejoined: " + fenced(a) + " (a), " + fenced(b) + " (b); test took "
+                    + Duration.ofNanos(System.nanoTime() - started).toSeconds() + " s");
         }
+    }
+
+    /** How many times Kafka Streams found the instance's producer fenced and rejoined the group. */
+    private static long fenced(EnforcerJvm instance) {
+        return instance.output().lines().filter(line -> line.contains("Detected that the thread is being fenced")).count();
+    }
+
+    /** When a node was killed, and how long its role took to move and the cluster to be fully replicated again. */
+    private record Bounce(long killedNanos, Duration moved, Duration inSyncAgain) {
     }
 
     /**
      * SIGKILLs {@code node}, waits until {@code movedOff} holds of it (its role has moved to another node),
      * lets traffic run, restarts it and waits until every partition is fully replicated again, so the next
-     * fault still finds two replicas in sync. Returns when the kill happened.
+     * fault still finds two replicas in sync.
      */
-    private static long bounce(BrokerCluster brokers, FaultScenario scenario, int node, String what, IntPredicate movedOff)
+    private static Bounce bounce(BrokerCluster brokers, FaultScenario scenario, int node, String what, IntPredicate movedOff)
             throws InterruptedException {
         long at = System.nanoTime();
         brokers.kill(node);
@@ -91,10 +105,13 @@ class BrokerFaultsIT {
                 return false;
             }
         }, MOVE_WAIT);
+        Duration moved = Duration.ofNanos(System.nanoTime() - at);
         scenario.trafficFor(300);
+        long restarting = System.nanoTime();
         brokers.restart(node);
         brokers.awaitFullyReplicated(REPLICATION_WAIT);
+        Duration inSync = Duration.ofNanos(System.nanoTime() - restarting);
         scenario.trafficFor(600);
-        return at;
+        return new Bounce(at, moved, inSync);
     }
 }
