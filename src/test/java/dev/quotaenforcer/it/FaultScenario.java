@@ -141,11 +141,12 @@ final class FaultScenario implements AutoCloseable {
     }
 
     /**
-     * Stops the load, waits until every request is decided and usage has caught up, stops every
-     * instance still running, and has the verifier judge the output; fails unless it is exact.
+     * Stops the load (if {@link #startLoad} started one: a test may send its own requests), waits until
+     * every request is decided and usage has caught up, stops every instance still running, and has the
+     * verifier judge the output; fails unless it is exact.
      */
     List<SteadyLoad.Sent> finish(String what) throws InterruptedException {
-        List<SteadyLoad.Sent> sent = load.stop();
+        List<SteadyLoad.Sent> sent = load == null ? List.of() : load.stop();
         FaultVerifier verifier = FaultVerifier.of(cluster, applicationId, planOfKey);
         FaultVerifier.Result settled = verifier.awaitSettled(Duration.ofSeconds(120));
         for (EnforcerJvm instance : instances) {

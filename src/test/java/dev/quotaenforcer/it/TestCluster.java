@@ -62,6 +62,7 @@ public final class TestCluster {
     private final Map<String, Object> clientSettings;
     private final String prefix;
     private final Topics topics;
+    private final short replicationFactor;
 
     TestCluster(String bootstrapServers, ExtensionContext context) {
         this(bootstrapServers, context.getTestMethod().map(m -> m.getName()).orElse("test"));
@@ -69,7 +70,12 @@ public final class TestCluster {
 
     /** A view of a broker the test started itself, its topics named after {@code test}. */
     TestCluster(String bootstrapServers, String test) {
-        this(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), test);
+        this(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), test, (short) 1);
+    }
+
+    /** A view of a cluster the test started itself whose topics {@link #createTopics} replicates {@code replicationFactor} times. */
+    TestCluster(String bootstrapServers, String test, short replicationFactor) {
+        this(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), test, replicationFactor);
     }
 
     /**
@@ -77,10 +83,15 @@ public final class TestCluster {
      * principal the test sets up as) reach every client here, the command line and, unless overridden, enforcers.
      */
     TestCluster(Map<String, Object> clientSettings, String test) {
+        this(clientSettings, test, (short) 1);
+    }
+
+    private TestCluster(Map<String, Object> clientSettings, String test, short replicationFactor) {
         this.bootstrapServers = String.valueOf(clientSettings.get(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG));
         this.clientSettings = Map.copyOf(clientSettings);
         this.prefix = "it-" + test.replaceAll("[^A-Za-z0-9]", "") + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.topics = Topics.withPrefix(prefix);
+        this.replicationFactor = replicationFactor;
     }
 
     public String bootstrapServers() {
@@ -103,12 +114,14 @@ public final class TestCluster {
 
     /**
      * Creates this test's topics from the bundled definitions, with {@code requestPartitions} for requests
-     * and for the commands topic, which is partitioned like it.
+     * and for the commands topic, which is partitioned like it, and this view's replication factor (1 unless
+     * given).
      */
     public void createTopics(int requestPartitions) throws InterruptedException {
         TopicDefinitions definitions = TopicDefinitions.bundled().withPrefix(prefix)
                 .withPartitions(topics.requests().name(), requestPartitions)
-                .withPartitions(topics.commands().name(), requestPartitions);
+                .withPartitions(topics.commands().name(), requestPartitions)
+                .withReplicationFactor(replicationFactor);
         try (Admin admin = Admin.create(clientSettings)) {
             TopicApplier.apply(admin, definitions);
         }
