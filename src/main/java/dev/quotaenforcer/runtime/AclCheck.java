@@ -259,8 +259,10 @@ final class AclCheck {
             return List.of();
         } catch (TransactionalIdAuthorizationException e) {
             return required;
-        } catch (org.apache.kafka.common.errors.TimeoutException e) {
-            // Not an answer about permissions: Kafka Streams will wait for the coordinator itself.
+        } catch (org.apache.kafka.common.errors.TimeoutException | org.apache.kafka.common.errors.ProducerFencedException
+                 | org.apache.kafka.common.errors.InvalidProducerEpochException e) {
+            // Not an answer about permissions: Kafka Streams will wait for the coordinator itself, and an instance
+            // starting at the same moment may fence this check's producer, which shares its id.
             LOG.warn("Could not check the enforcer's transactional id ACL (prefix {}): {}", applicationId, e.getMessage());
             return List.of();
         }
