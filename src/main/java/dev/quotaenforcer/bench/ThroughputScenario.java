@@ -25,7 +25,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -224,13 +223,13 @@ public final class ThroughputScenario implements Scenario {
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster)) {
-            long writtenBefore = writtenBesides(admin, input);
+            Map<String, Long> writtenBefore = writtenBesides(admin, input);
             while (true) {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore);
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenSince(writtenBefore, writtenBesides(admin, input)));
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
                             + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
@@ -270,16 +269,27 @@ public final class ThroughputScenario implements Scenario {
         return written(admin, List.of(topic));
     }
 
-    /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
-    private static long writtenBesides(Admin admin, String input) throws Exception {
-        return written(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
+    /** Records in each topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
+    private static Map<String, Long> writtenBesides(Admin admin, String input) throws Exception {
+        return writtenPerTopic(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
+    }
+
+    /** What was written between two counts: a topic deleted in between (an earlier scenario's) takes nothing off. */
+    static long writtenSince(Map<String, Long> before, Map<String, Long> after) {
+        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
     }
 
     private static long written(Admin admin, List<String> topics) throws Exception {
+        return writtenPerTopic(admin, topics).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static Map<String, Long> writtenPerTopic(Admin admin, List<String> topics) throws Exception {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         admin.describeTopics(topics).allTopicNames().get().forEach((topic, description) -> description.partitions()
                 .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest())));
-        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
+        Map<String, Long> written = new HashMap<>();
+        admin.listOffsets(ends).all().get().forEach((partition, info) -> written.merge(partition.topic(), info.offset(), Long::sum));
+        return written;
     }
 
     private static void check(long deadline, String failure) {
