@@ -89,12 +89,6 @@ final class DecisionWatch implements AutoCloseable {
         return firstSeenNanos.size();
     }
 
-    /** Whether this request's decision is visible. */
-    boolean sees(String requestId) {
-        check();
-        return firstSeenNanos.containsKey(requestId);
-    }
-
     /** When the request's first decision became visible (this JVM's nano clock), or null. */
     Long firstSeenNanos(String requestId) {
         return firstSeenNanos.get(requestId);

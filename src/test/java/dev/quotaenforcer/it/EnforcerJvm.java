@@ -34,14 +34,12 @@ final class EnforcerJvm implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final String name;
-    private final Path stateDir;
     private final int httpPort;
     private final JarProcess process;
     private final Path log;
 
-    private EnforcerJvm(String name, Path stateDir, int httpPort, JarProcess process, Path log) {
+    private EnforcerJvm(String name, int httpPort, JarProcess process, Path log) {
         this.name = name;
-        this.stateDir = stateDir;
         this.httpPort = httpPort;
         this.process = process;
         this.log = log;
@@ -65,15 +63,11 @@ final class EnforcerJvm implements AutoCloseable {
                 "--bootstrap-servers", cluster.bootstrapServers()));
         settings.forEach((key, value) -> args.addAll(List.of("--set", key + "=" + value)));
         Path log = logDir.resolve(name + "-" + System.nanoTime() + ".log");
-        return new EnforcerJvm(name, stateDir, port, JarProcess.java(log, Map.of(), args.toArray(String[]::new)), log);
+        return new EnforcerJvm(name, port, JarProcess.java(log, Map.of(), args.toArray(String[]::new)), log);
     }
 
     String name() {
         return name;
-    }
-
-    Path stateDir() {
-        return stateDir;
     }
 
     /** Waits until the instance reports ready (Kafka Streams RUNNING) on its HTTP API; fails with its output otherwise. */

@@ -147,7 +147,7 @@ final class FaultScenario implements AutoCloseable {
      */
     List<SteadyLoad.Sent> finish(String what) throws InterruptedException {
         List<SteadyLoad.Sent> sent = load == null ? List.of() : load.stop();
-        FaultVerifier verifier = FaultVerifier.of(cluster, applicationId, planOfKey);
+        FaultVerifier verifier = verifier();
         FaultVerifier.Result settled = verifier.awaitSettled(Duration.ofSeconds(120));
         for (EnforcerJvm instance : instances) {
             if (instance.alive()) {
@@ -188,10 +188,6 @@ final class FaultScenario implements AutoCloseable {
     /** The verifier of this scenario's output, for a test that judges more than {@link #finish} does. */
     FaultVerifier verifier() {
         return FaultVerifier.of(cluster, applicationId, planOfKey);
-    }
-
-    Map<String, QuotaModel.Plan> planOfKey() {
-        return planOfKey;
     }
 
     @Override

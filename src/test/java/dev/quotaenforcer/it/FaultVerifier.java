@@ -2,8 +2,10 @@ package dev.quotaenforcer.it;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -178,7 +180,7 @@ final class FaultVerifier {
         List<String> deadLetters = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = consumer(true)) {
             readRaw(consumer, cluster.topics().deadLetter().name(), from).forEach(record -> deadLetters.add(
-                    new String(record.value(), java.nio.charset.StandardCharsets.UTF_8)));
+                    new String(record.value(), StandardCharsets.UTF_8)));
         }
         result.problems("dead letters", deadLetters);
         return result;
@@ -270,8 +272,7 @@ final class FaultVerifier {
                                    QuotaModel.Verdict verdict, long cost) {
         Instant hour = Instant.ofEpochMilli(Math.floorDiv(verdict.timeMs(), HOUR_MS) * HOUR_MS);
         String keyHour = apiKey + " " + hour;
-        com.fasterxml.jackson.databind.node.ObjectNode figure = (com.fasterxml.jackson.databind.node.ObjectNode)
-                usage.computeIfAbsent(keyHour, k -> JSON.createObjectNode().put("plan", plan.id())
+        ObjectNode figure = (ObjectNode) usage.computeIfAbsent(keyHour, k -> JSON.createObjectNode().put("plan", plan.id())
                         .put("quota", plan.quotaLimit()).put("allowed", 0).put("denied", 0).put("allowedCost", 0)
                         .put("deniedCost", 0).put("quotaDenied", 0));
         String count = verdict.allowed() ? "allowed" : "denied";

@@ -3,6 +3,7 @@ package dev.quotaenforcer.it;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -84,7 +85,7 @@ final class SteadyLoad implements AutoCloseable {
 
     /** Keys {@code <prefix>-0} onwards, their placements cycling through keyed, unkeyed and misplaced. */
     static Map<String, Placement> keys(String prefix, int count) {
-        Map<String, Placement> placements = new java.util.LinkedHashMap<>();
+        Map<String, Placement> placements = new LinkedHashMap<>();
         for (int i = 0; i < count; i++) {
             placements.put(prefix + "-" + i, Placement.values()[i % Placement.values().length]);
         }
