@@ -25,6 +25,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -172,10 +173,11 @@ public final class ThroughputScenario implements Scenario {
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         properties.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
         long before = written(cluster, copyTopic(guarantee));
+        long writtenBefore = writtenBesides(cluster, topics.requests().name());
         try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
             streams.start();
             return time(context, cluster, "byte-copy", application, guarantee, events, topics.requests().name(),
-                    copyTopic(guarantee), before, () -> streams.state() == KafkaStreams.State.RUNNING);
+                    copyTopic(guarantee), before, writtenBefore, () -> streams.state() == KafkaStreams.State.RUNNING);
         }
     }
 
@@ -193,9 +195,10 @@ public final class ThroughputScenario implements Scenario {
         settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, TRACE_LATENESS.toMillis());
         // Both enforcer runs write the same decisions topic: the second counts only what it adds.
         long before = written(cluster, topics.decisions().name());
+        long writtenBefore = writtenBesides(cluster, topics.requests().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
             Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
-                    topics.decisions().name(), before, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
+                    topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
             long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
             if (decided != events) {
                 throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
@@ -211,7 +214,8 @@ public final class ThroughputScenario implements Scenario {
      * beyond the {@code before} it held when the application started.
      */
     private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
-                     String guarantee, long events, String input, String output, long before, BooleanSupplier running)
+                     String guarantee, long events, String input, String output, long before, long writtenBefore,
+                     BooleanSupplier running)
             throws Exception {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (!running.getAsBoolean()) {
@@ -223,13 +227,12 @@ public final class ThroughputScenario implements Scenario {
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster)) {
-            Map<String, Long> writtenBefore = writtenBesides(admin, input);
             while (true) {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenSince(writtenBefore, writtenBesides(admin, input)));
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore);
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
                             + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
@@ -269,27 +272,26 @@ public final class ThroughputScenario implements Scenario {
         return written(admin, List.of(topic));
     }
 
-    /** Records in each topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
-    private static Map<String, Long> writtenBesides(Admin admin, String input) throws Exception {
-        return writtenPerTopic(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
+    /**
+     * Counted before the application starts, as {@code before} is: it may copy or decide records
+     * before {@link #time} sees it running.
+     */
+    private static long writtenBesides(Map<String, Object> cluster, String input) throws Exception {
+        try (Admin admin = Admin.create(cluster)) {
+            return writtenBesides(admin, input);
+        }
     }
 
-    /** What was written between two counts: a topic deleted in between (an earlier scenario's) takes nothing off. */
-    static long writtenSince(Map<String, Long> before, Map<String, Long> after) {
-        return after.entrySet().stream().mapToLong(e -> e.getValue() - before.getOrDefault(e.getKey(), 0L)).sum();
+    /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
+    private static long writtenBesides(Admin admin, String input) throws Exception {
+        return written(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
     }
 
     private static long written(Admin admin, List<String> topics) throws Exception {
-        return writtenPerTopic(admin, topics).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    private static Map<String, Long> writtenPerTopic(Admin admin, List<String> topics) throws Exception {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         admin.describeTopics(topics).allTopicNames().get().forEach((topic, description) -> description.partitions()
                 .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest())));
-        Map<String, Long> written = new HashMap<>();
-        admin.listOffsets(ends).all().get().forEach((partition, info) -> written.merge(partition.topic(), info.offset(), Long::sum));
-        return written;
+        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
     }
 
     private static void check(long deadline, String failure) {
