@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
@@ -49,8 +50,12 @@ import org.apache.kafka.streams.kstream.Produced;
  */
 public final class ThroughputScenario implements Scenario {
 
-    /** The floor for the enforcer over the byte-copy ceiling. */
-    static final double CEILING_SHARE_FLOOR = 0.75;
+    /** The floor for the enforcer over the byte-copy ceiling, under either guarantee. */
+    static final double CEILING_SHARE_FLOOR = 0.40;
+    /** The most client CPU per decision, as a multiple of the byte-copy's per record, under either guarantee. */
+    static final double CPU_RATIO_CEILING = 3.0;
+    /** The most records written per decision under exactly-once: the decision plus what coalesces per key and commit. */
+    static final double EXACTLY_ONCE_WRITTEN_CEILING = 1.4;
     /** The floor for decisions per second under exactly-once on this machine. */
     static final double EXACTLY_ONCE_FLOOR = 100_000;
     static final int PARTITIONS = 6;
@@ -72,7 +77,8 @@ public final class ThroughputScenario implements Scenario {
      * One measured run: an application, its guarantee, how long it took to do every input record and
      * the CPU its own threads (stream thread, producer, consumer) used meanwhile.
      */
-    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds, long written) {
+    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds, long written,
+               Map<String, Double> profile) {
 
         double perSecond() {
             return records / seconds;
@@ -80,6 +86,11 @@ public final class ThroughputScenario implements Scenario {
 
         double cpuMicrosPerRecord() {
             return cpuSeconds * 1e6 / records;
+        }
+
+        /** Records done per second of the application's own threads' CPU: what one core would do. */
+        double perCoreSecond() {
+            return records / cpuSeconds;
         }
 
         /** Records appended to the broker's topics (outputs, changelogs, repartitions, transaction markers) per input record. */
@@ -104,6 +115,7 @@ public final class ThroughputScenario implements Scenario {
     public ScenarioResult run(BenchContext context) throws Exception {
         int events = context.quick() ? 100_000 : 2_000_000;
         int keys = context.quick() ? 10_000 : 100_000;
+        Files.createDirectories(context.outDir());
         Path work = Files.createTempDirectory("quota-bench-throughput");
         List<Run> runs = new ArrayList<>();
         try (EmbeddedKafka broker = EmbeddedKafka.start(work.resolve("kafka"), EmbeddedKafka.freePort(),
@@ -226,13 +238,15 @@ public final class ThroughputScenario implements Scenario {
         long cpuStart = ThreadCpu.nanos(application);
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
-        try (Admin admin = Admin.create(cluster)) {
+        try (Admin admin = Admin.create(cluster);
+             StreamThreadProfile profile = StreamThreadProfile.start(context.outDir().resolve("throughput-" + application + ".jfr"))) {
             while (true) {
                 long done = exactlyOnce ? committed(admin, application, input) : written(admin, output) - before;
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore);
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore,
+                            profile.shares(application));
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
                             + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
@@ -311,22 +325,30 @@ public final class ThroughputScenario implements Scenario {
             Run copy = find(runs, "byte-copy", guarantee);
             Run enforcer = find(runs, "enforcer", guarantee);
             double share = enforcer.perSecond() / copy.perSecond();
+            double cpuRatio = enforcer.cpuMicrosPerRecord() / copy.cpuMicrosPerRecord();
             String id = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "exactlyOnce" : "atLeastOnce";
             result.figure(id + "ByteCopyPerSecond", copy.perSecond(), "records/s")
                     .figure(id + "EnforcerPerSecond", enforcer.perSecond(), "decisions/s")
                     .figure(id + "ShareOfCeiling", share, "share")
                     .figure(id + "ByteCopyCpuMicrosPerRecord", copy.cpuMicrosPerRecord(), "µs/record")
                     .figure(id + "EnforcerCpuMicrosPerDecision", enforcer.cpuMicrosPerRecord(), "µs/decision")
+                    .figure(id + "CpuRatio", cpuRatio, "x")
+                    .figure(id + "EnforcerPerCoreSecond", enforcer.perCoreSecond(), "decisions/s per core")
                     .figure(id + "ByteCopyWrittenPerRecord", copy.writtenPerRecord(), "records/record")
                     .figure(id + "EnforcerWrittenPerDecision", enforcer.writtenPerRecord(), "records/decision");
             rows.add(List.of(guarantee, Numbers.of(copy.perSecond()), Numbers.of(enforcer.perSecond()), Numbers.percent(share),
-                    Numbers.of(copy.cpuMicrosPerRecord()), Numbers.of(enforcer.cpuMicrosPerRecord()),
-                    Numbers.of(copy.writtenPerRecord()), Numbers.of(enforcer.writtenPerRecord())));
+                    Numbers.of(copy.cpuMicrosPerRecord()), Numbers.of(enforcer.cpuMicrosPerRecord()), Numbers.of(cpuRatio),
+                    Numbers.of(enforcer.perCoreSecond()), Numbers.of(copy.writtenPerRecord()),
+                    Numbers.of(enforcer.writtenPerRecord())));
             bars.add(new Chart.Bar("byte-copy " + guarantee, copy.perSecond(), 0));
             bars.add(new Chart.Bar("enforcer " + guarantee, enforcer.perSecond(), 0));
             result.target(Target.atLeast("enforcer share of the byte-copy ceiling, " + guarantee, share,
                     CEILING_SHARE_FLOOR, "share"));
+            result.target(Target.atMost("enforcer client CPU per decision over the byte-copy's per record, " + guarantee,
+                    cpuRatio, CPU_RATIO_CEILING, "x"));
             if (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2)) {
+                result.target(Target.atMost("enforcer records written per decision, exactly-once", enforcer.writtenPerRecord(),
+                        EXACTLY_ONCE_WRITTEN_CEILING, "records/decision"));
                 result.target(Target.atLeast("enforcer decisions per second, exactly-once", enforcer.perSecond(),
                         EXACTLY_ONCE_FLOOR, "decisions/s"));
             }
@@ -334,7 +356,9 @@ public final class ThroughputScenario implements Scenario {
         result.table(new Table(events + " requests over " + keys + " keys, " + PARTITIONS + " partitions, one stream "
                 + "thread, broker in the same process", List.of("guarantee", "byte-copy records/s", "enforcer decisions/s",
                 "enforcer / byte-copy", "byte-copy client CPU µs/record", "enforcer client CPU µs/decision",
-                "byte-copy records written/record", "enforcer records written/decision"), rows));
+                "CPU ratio", "enforcer decisions/s per core", "byte-copy records written/record",
+                "enforcer records written/decision"), rows));
+        result.table(profileTable(runs));
         result.chart(new Chart("Throughput", "records/s", bars));
         result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
                 + "every request (so the figure includes the last commit) and, under at-least-once, its output holds a "
@@ -343,8 +367,31 @@ public final class ThroughputScenario implements Scenario {
                 + "broker's): on a shared machine it varies less than the rates, so compare it between runs. Records "
                 + "written counts what the run appended to every topic but the input (outputs, changelogs, repartition "
                 + "topics, transaction markers), per input record: it moves with the load far less than the rates do (only "
-                + "through how many decisions share a commit).");
+                + "through how many decisions share a commit). Decisions/s per core is decisions per second of that client "
+                + "CPU. The stream threads' JFR recordings are kept beside the report as throughput-<application>.jfr.");
         return result.build();
+    }
+
+    /** Each area's share of the stream thread's execution samples, per run, in the order of the enforcer's first run. */
+    private static Table profileTable(List<Run> runs) {
+        List<String> areas = new ArrayList<>();
+        for (Run run : runs) {
+            run.profile().keySet().stream().filter(area -> !area.isEmpty() && !areas.contains(area)).forEach(areas::add);
+        }
+        List<String> columns = new ArrayList<>(List.of("area"));
+        runs.forEach(run -> columns.add(run.application() + " " + run.guarantee()));
+        List<List<String>> rows = new ArrayList<>();
+        for (String area : areas) {
+            List<String> row = new ArrayList<>(List.of(area));
+            runs.forEach(run -> row.add(String.format(Locale.ROOT, "%.1f%%", 100 * run.profile().getOrDefault(area, 0.0))));
+            rows.add(row);
+        }
+        List<String> samples = new ArrayList<>(List.of("samples (JFR, every 10 ms)"));
+        runs.forEach(run -> samples.add(Numbers.of(run.profile().getOrDefault("", 0.0))));
+        rows.add(samples);
+        return new Table("Where the stream thread's time goes: share of its execution samples by area of the code (a "
+                + "sample is charged to the first frame from the top of its stack that belongs to an area; JDK, Jackson and "
+                + "Kafka's serializers are charged to their caller)", columns, rows);
     }
 
     private static Run find(List<Run> runs, String application, String guarantee) {

@@ -1,0 +1,131 @@
+package dev.quotaenforcer.bench;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * A JFR execution-sample recording of this JVM, read back as the share of one application's stream
+ * threads' samples by area of the code, so each round of performance work starts from where the time
+ * goes rather than from a guess.
+ */
+final class StreamThreadProfile implements AutoCloseable {
+
+    /** What a sample is charged to: the first frame from the top of its stack that a rule names. */
+    private record Area(String name, List<String> classPrefixes) {
+        boolean owns(String className) {
+            return classPrefixes.stream().anyMatch(className::startsWith);
+        }
+    }
+
+    /**
+     * In the order a stack is read, top first. Generic code (the JDK, Jackson, Kafka's serializers and
+     * utilities) names no area, so a sample there is charged to the code that called it.
+     */
+    private static final List<Area> AREAS = List.of(
+            new Area("record cache", List.of("org.apache.kafka.streams.state.internals.ThreadCache",
+                    "org.apache.kafka.streams.state.internals.NamedCache", "org.apache.kafka.streams.state.internals.Caching",
+                    "org.apache.kafka.streams.state.internals.LRUCacheEntry")),
+            new Area("state stores (RocksDB, in-memory, changelogging)", List.of("org.rocksdb.",
+                    "org.apache.kafka.streams.state.internals.")),
+            new Area("reading requests", List.of("dev.quotaenforcer.event.RequestParser", "dev.quotaenforcer.event.Timestamps",
+                    "dev.quotaenforcer.topology.RequestIntake", "dev.quotaenforcer.topology.RekeyedInputCheck")),
+            new Area("writing decisions and usage", List.of("dev.quotaenforcer.topology.JsonBytes",
+                    "dev.quotaenforcer.topology.FieldJsonSerde", "dev.quotaenforcer.topology.JsonSerde",
+                    "dev.quotaenforcer.topology.KeyUsageSerde", "dev.quotaenforcer.topology.InstantText",
+                    "dev.quotaenforcer.topology.ReplyRouting", "dev.quotaenforcer.engine.RateLimitHeaders")),
+            new Area("deciding (engine, algorithms, state codec)", List.of("dev.quotaenforcer.engine.",
+                    "dev.quotaenforcer.limit.", "dev.quotaenforcer.plan.")),
+            new Area("request ids", List.of("dev.quotaenforcer.topology.RequestIds")),
+            new Area("usage counting", List.of("dev.quotaenforcer.topology.UsageRecorder",
+                    "dev.quotaenforcer.topology.HourlyUsageStore", "dev.quotaenforcer.event.KeyUsage",
+                    "dev.quotaenforcer.event.PlanUsage")),
+            new Area("other enforcer code", List.of("dev.quotaenforcer.")),
+            new Area("Kafka Streams per-node work", List.of("org.apache.kafka.streams.processor.internals.ProcessorNode",
+                    "org.apache.kafka.streams.processor.internals.SinkNode", "org.apache.kafka.streams.processor.internals.SourceNode",
+                    "org.apache.kafka.streams.processor.internals.ProcessorContextImpl",
+                    "org.apache.kafka.streams.processor.internals.AbstractProcessorContext",
+                    "org.apache.kafka.streams.processor.internals.ProcessorRecordContext",
+                    "org.apache.kafka.streams.processor.api.", "org.apache.kafka.streams.kstream.internals.",
+                    "org.apache.kafka.common.header.", "org.apache.kafka.common.metrics.",
+                    "org.apache.kafka.streams.processor.internals.metrics.")),
+            new Area("Kafka Streams sending (record collector, producer)", List.of(
+                    "org.apache.kafka.streams.processor.internals.RecordCollector",
+                    "org.apache.kafka.streams.processor.internals.StreamsProducer", "org.apache.kafka.clients.producer.")),
+            new Area("Kafka Streams polling and committing", List.of("org.apache.kafka.streams.",
+                    "org.apache.kafka.clients.", "org.apache.kafka.common.")));
+    private static final String UNCHARGED = "JVM and JDK only";
+
+    private final Recording recording = new Recording();
+    private final Path file;
+
+    private StreamThreadProfile(Path file) {
+        this.file = file;
+        recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(10));
+        recording.setToDisk(true);
+        recording.start();
+    }
+
+    /** Starts sampling every thread of this JVM, to be written to {@code file} (kept) on {@link #shares}. */
+    static StreamThreadProfile start(Path file) {
+        return new StreamThreadProfile(file);
+    }
+
+    /**
+     * Stops the recording and returns, for the threads whose name holds {@code application} and
+     * {@code StreamThread}, each area's share of their samples, largest first, and the sample count
+     * under the key {@code ""}.
+     */
+    Map<String, Double> shares(String application) throws IOException {
+        recording.stop();
+        recording.dump(file);
+        Map<String, Long> counts = new LinkedHashMap<>();
+        long total = 0;
+        for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
+            RecordedThread thread = event.getThread("sampledThread");
+            RecordedStackTrace stack = event.getStackTrace();
+            if (thread == null || stack == null || thread.getJavaName() == null
+                    || !thread.getJavaName().contains(application) || !thread.getJavaName().contains("StreamThread")) {
+                continue;
+            }
+            counts.merge(area(stack.getFrames()), 1L, Long::sum);
+            total++;
+        }
+        Map<String, Double> shares = new LinkedHashMap<>();
+        long samples = total;
+        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(entry -> shares.put(entry.getKey(), samples == 0 ? 0 : (double) entry.getValue() / samples));
+        shares.put("", (double) samples);
+        return shares;
+    }
+
+    private static String area(List<RecordedFrame> frames) {
+        for (RecordedFrame frame : frames) {
+            if (frame.getMethod() == null || frame.getMethod().getType() == null) {
+                continue;
+            }
+            String className = frame.getMethod().getType().getName();
+            for (Area area : AREAS) {
+                if (area.owns(className)) {
+                    return area.name();
+                }
+            }
+        }
+        return UNCHARGED;
+    }
+
+    /** Ends the recording; its file stays, for a closer look with {@code jfr} or JDK Mission Control. */
+    @Override
+    public void close() {
+        recording.close();
+    }
+}

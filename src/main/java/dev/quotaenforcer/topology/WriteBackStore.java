@@ -1,0 +1,201 @@
+package dev.quotaenforcer.topology;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.internals.WrappedStateStore;
+
+/**
+ * A key-value store that holds what its task changed since the last commit in a hash map and writes
+ * it into the changelogged store beneath when Kafka Streams prepares the commit: one store write and
+ * one changelog record per changed key and commit, and none of the sorted record cache's work per
+ * read and write.
+ *
+ * <p>Kafka Streams asks every store of a task to flush its cache before it flushes the task's
+ * producer and commits (under exactly-once, before the transaction that carries the task's outputs
+ * and input offsets commits), so what this store writes back is what that commit covers. A task
+ * closed without committing drops what it held: under exactly-once its state is wiped anyway, and
+ * under at-least-once its input is read again from the last commit. Reads see the changes held
+ * (interactive queries too, as the record cache lets them); iteration reads the store beneath, so
+ * the owner writes back first ({@link #writeBack}).
+ */
+final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
+
+    /** Marks a key deleted since the last write-back (a map of changes cannot hold null). */
+    private static final Object DELETED = new Object();
+
+    /** Changes since the last write-back; concurrent, as interactive queries read it from other threads. */
+    private final Map<K, Object> changed = new ConcurrentHashMap<>();
+
+    private WriteBackStore(KeyValueStore<K, V> stored) {
+        super(stored);
+    }
+
+    /** Builds the store over what {@code stored} builds, which must log and must not cache. */
+    static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored) {
+        return new Builder<>(stored.withCachingDisabled());
+    }
+
+    @Override
+    public void init(StateStoreContext context, StateStore root) {
+        changed.clear();
+        super.init(context, root);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public V get(K key) {
+        Object held = changed.get(key);
+        if (held != null) {
+            return held == DELETED ? null : (V) held;
+        }
+        return wrapped().get(key);
+    }
+
+    @Override
+    public void put(K key, V value) {
+        changed.put(key, value == null ? DELETED : value);
+    }
+
+    @Override
+    public V putIfAbsent(K key, V value) {
+        V current = get(key);
+        if (current == null) {
+            put(key, value);
+        }
+        return current;
+    }
+
+    @Override
+    public void putAll(List<KeyValue<K, V>> entries) {
+        entries.forEach(entry -> put(entry.key, entry.value));
+    }
+
+    @Override
+    public V delete(K key) {
+        V current = get(key);
+        changed.put(key, DELETED);
+        return current;
+    }
+
+    /** Writes every change held into the store beneath, in this task's open transaction. */
+    @SuppressWarnings("unchecked")
+    void writeBack() {
+        for (Map.Entry<K, Object> change : changed.entrySet()) {
+            if (change.getValue() == DELETED) {
+                wrapped().delete(change.getKey());
+            } else {
+                wrapped().put(change.getKey(), (V) change.getValue());
+            }
+        }
+        changed.clear();
+    }
+
+    /** Called by Kafka Streams as it prepares the task's commit. */
+    @Override
+    public void flushCache() {
+        writeBack();
+        super.flushCache();
+    }
+
+    /** Called when the task's state is handed over without a commit: what is held belongs to no commit. */
+    @Override
+    public void clearCache() {
+        changed.clear();
+        super.clearCache();
+    }
+
+    @Override
+    public void close() {
+        changed.clear();
+        super.close();
+    }
+
+    @Override
+    public KeyValueIterator<K, V> range(K from, K to) {
+        return wrapped().range(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<K, V> reverseRange(K from, K to) {
+        return wrapped().reverseRange(from, to);
+    }
+
+    @Override
+    public KeyValueIterator<K, V> all() {
+        return wrapped().all();
+    }
+
+    @Override
+    public KeyValueIterator<K, V> reverseAll() {
+        return wrapped().reverseAll();
+    }
+
+    @Override
+    public <PS extends org.apache.kafka.common.serialization.Serializer<P>, P> KeyValueIterator<K, V> prefixScan(P prefix,
+                                                                                                                PS prefixKeySerializer) {
+        return wrapped().prefixScan(prefix, prefixKeySerializer);
+    }
+
+    /** The keys stored beneath, plus the changes held not yet written back. */
+    @Override
+    public long approximateNumEntries() {
+        return wrapped().approximateNumEntries() + changed.size();
+    }
+
+    /** Builds a {@link WriteBackStore} over another builder's store, whose name and changelog it keeps. */
+    private static final class Builder<K, V> implements StoreBuilder<WriteBackStore<K, V>> {
+        private final StoreBuilder<KeyValueStore<K, V>> stored;
+
+        Builder(StoreBuilder<KeyValueStore<K, V>> stored) {
+            this.stored = stored;
+        }
+
+        @Override
+        public StoreBuilder<WriteBackStore<K, V>> withCachingEnabled() {
+            throw new UnsupportedOperationException("a write-back store is its own cache");
+        }
+
+        @Override
+        public StoreBuilder<WriteBackStore<K, V>> withCachingDisabled() {
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<WriteBackStore<K, V>> withLoggingEnabled(Map<String, String> config) {
+            stored.withLoggingEnabled(config);
+            return this;
+        }
+
+        @Override
+        public StoreBuilder<WriteBackStore<K, V>> withLoggingDisabled() {
+            throw new UnsupportedOperationException("a write-back store commits through its changelog");
+        }
+
+        @Override
+        public WriteBackStore<K, V> build() {
+            return new WriteBackStore<>(stored.build());
+        }
+
+        @Override
+        public Map<String, String> logConfig() {
+            return stored.logConfig();
+        }
+
+        @Override
+        public boolean loggingEnabled() {
+            return stored.loggingEnabled();
+        }
+
+        @Override
+        public String name() {
+            return stored.name();
+        }
+    }
+}
