@@ -129,7 +129,8 @@ public final class FloodScenario implements Scenario {
         }
         measured.state = StateScenario.readChangelog(cluster, changelog(QuotaTopology.STATE_STORE));
         measured.usage = StateScenario.readChangelog(cluster, changelog(QuotaTopology.USAGE_STORE));
-        measured.requestIds = StateScenario.readChangelog(cluster, changelog(QuotaTopology.REQUEST_IDS_STORE));
+        measured.requestIds = StateScenario.readChangelog(cluster, changelog(QuotaTopology.REQUEST_IDS_STORE),
+                QuotaTopology::requestIdsIn);
         return measured;
     }
 
@@ -201,7 +202,7 @@ public final class FloodScenario implements Scenario {
                 List.of("keys with state (" + QuotaTopology.STATE_STORE + " changelog records)", Numbers.of(m.state.records())),
                 List.of("keys with hourly usage (" + QuotaTopology.USAGE_STORE + " changelog records)",
                         Numbers.of(m.usage.records())),
-                List.of("remembered request ids (" + QuotaTopology.REQUEST_IDS_STORE + " changelog records)",
+                List.of("remembered request ids (in " + QuotaTopology.REQUEST_IDS_STORE + " changelog records)",
                         Numbers.of(m.requestIds.records())),
                 List.of("RSS ready, before any request (MiB)", Numbers.of(m.idle.rssBytes() / MIB)),
                 List.of("RSS with every request decided (MiB)", Numbers.of(m.loaded.rssBytes() / MIB)),

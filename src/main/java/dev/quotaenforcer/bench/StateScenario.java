@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -203,7 +204,8 @@ public final class StateScenario implements Scenario {
         }
         measured.state = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog");
         measured.usage = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.USAGE_STORE + "-changelog");
-        measured.requestIds = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.REQUEST_IDS_STORE + "-changelog");
+        measured.requestIds = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.REQUEST_IDS_STORE + "-changelog",
+                QuotaTopology::requestIdsIn);
         measured.stateLogBytes = logBytes(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog");
         measured.rocksDbBytes = rocksDbBytes(stateDir, QuotaTopology.STATE_STORE);
         ThroughputScenario.deleteRecursively(stateDir);
@@ -339,6 +341,14 @@ public final class StateScenario implements Scenario {
 
     /** Every committed record of a changelog topic, from the start; key and value sizes summed. */
     static Changelog readChangelog(Map<String, Object> cluster, String topic) {
+        return readChangelog(cluster, topic, value -> 1);
+    }
+
+    /**
+     * @param entriesOf how many entries a record's value holds: {@link Changelog#records} counts entries,
+     *                  so the bytes per record are bytes per entry
+     */
+    static Changelog readChangelog(Map<String, Object> cluster, String topic, ToLongFunction<byte[]> entriesOf) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
@@ -362,7 +372,7 @@ public final class StateScenario implements Scenario {
                     if (record.value() == null) {
                         continue;
                     }
-                    records++;
+                    records += entriesOf.applyAsLong(record.value());
                     keyBytes += record.serializedKeySize();
                     valueBytes += record.serializedValueSize();
                     maxValue = Math.max(maxValue, record.serializedValueSize());

@@ -41,10 +41,9 @@ public final class HourlyUsageStore {
     private HourlyUsageStore() {
     }
 
-    /** In memory (two hours of small records, restored from the changelog on start), cached so the changelog gets a key's latest figure once per commit. */
-    static StoreBuilder<KeyValueStore<String, Entry>> builder() {
-        return Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAME), Serdes.String(), ENTRY_SERDE)
-                .withCachingEnabled();
+    /** In memory (two hours of small records, restored from the changelog on start), written back so the changelog gets a key's latest figure once per commit. */
+    static StoreBuilder<WriteBackStore<String, Entry>> builder() {
+        return WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(NAME), Serdes.String(), ENTRY_SERDE));
     }
 
     /** The store key of a key's hour starting at {@code hourMs}. */

@@ -112,7 +112,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
                 StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
                 Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders(dedupWindowMs));
-                stores.add(store.withCachingEnabled());
+                stores.add(WriteBackStore.builder(store));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
                         Serdes.Long()));
                 return stores;

@@ -49,7 +49,7 @@ public final class QuotaTopology {
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
     /** Store of usage per key and hour, in the deciding task. */
     public static final String USAGE_STORE = HourlyUsageStore.NAME;
-    /** Per-task store of the request and command ids remembered as idempotency keys. */
+    /** Per-task store of the request ids remembered as idempotency keys, in batches. */
     public static final String REQUEST_IDS_STORE = RequestIds.STORE;
     /** Store of usage per plan and hour. */
     public static final String PLAN_USAGE_STORE = "plan-usage-by-hour";
@@ -241,6 +241,13 @@ public final class QuotaTopology {
                         .withValueSerde(Topics.PLAN_USAGE_SHARES.valueSerde()))
                 .processValues(PlanUsageTotals.supplier(topics.planUsage().valueSerde()), Named.as("plan-usage-totals"))
                 .to(topics.planUsage().name(), topics.planUsage().produced());
+    }
+
+    /** How many request ids a record of the {@link #REQUEST_IDS_STORE} changelog holds. */
+    public static long requestIdsIn(byte[] batch) {
+        long[] ids = {0};
+        RequestIdBatch.SERDE.deserializer().deserialize(null, batch).forEach((id, time, decision) -> ids[0]++);
+        return ids[0];
     }
 
     /** The key of an hour's figure of a key or plan, {@code <id>@<hour>}, in the usage topics and the plan usage store. */

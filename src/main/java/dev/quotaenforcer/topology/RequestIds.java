@@ -5,12 +5,15 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.Plan;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
@@ -23,63 +26,78 @@ import org.apache.kafka.streams.state.WindowStoreIterator;
  * re-sent within the window is answered with the original decision and counted nothing; a command
  * re-sent is not applied again.
  *
- * <p>Both are window stores, filed by the broker's record timestamp: Kafka Streams drops whole
- * expired segments and the changelog expires by retention, so forgetting costs neither a read nor a
- * tombstone per request. Nearly every request id is new, so the request store has no record cache
- * (nothing would coalesce) and is asked only when an in-memory filter of recent ids' hashes, rebuilt
- * from the store when the task starts, has seen the hash: a fetch from a window store costs more than
- * deciding the request.
+ * <p>Nearly every request id is new and none coalesces, so ids are not a store record each: they are
+ * looked up in memory and written in batches ({@link RequestIdBatch}), one changelog record per task
+ * and commit, into a store that writes back at commit ({@link WriteBackStore}); a batch whose ids
+ * have all left the window is deleted. When the task starts, the ids are read back from the batches.
+ * Commands are rare and stay in a window store, filed by the broker's record timestamp.
  */
 final class RequestIds {
 
-    /** The per-task store of remembered requests' decisions. */
-    static final String STORE = "request-ids";
+    /** The per-task store of batches of remembered requests' ids and decisions, by batch number. */
+    static final String STORE = "request-id-batches";
     /** The per-task store of applied commands' ids. */
     static final String COMMANDS_STORE = "command-ids";
     /** How long an applied command's id is remembered. */
     static final Duration COMMAND_RETENTION = Duration.ofDays(7);
     private static final byte[] APPLIED = {};
 
-    private final WindowStore<String, byte[]> requests;
+    /** A remembered request: its decision and the record time it was decided at. */
+    private record Remembered(long time, byte[] decision) {
+    }
+
+    /** An id as it was remembered at a time, in the order of remembering. */
+    private record Held(String id, long time) {
+    }
+
+    /** A batch in the store other than the open one: its number and the newest time of its ids. */
+    private record Filed(long number, long newest) {
+    }
+
+    private final KeyValueStore<Long, RequestIdBatch> batches;
     private final WindowStore<String, byte[]> commands;
     private final long windowMs;
-    private final RecentHashes recent;
-    /** The newest record time remembered: the store drops what is a window older. */
+    private final Map<String, Remembered> remembered = new HashMap<>();
+    /** Ids in the order remembered, which is their time order but for records held back upstream. */
+    private final ArrayDeque<Held> byTime = new ArrayDeque<>();
+    /** Batches other than the open one, in number order, to delete once their newest id leaves the window. */
+    private final ArrayDeque<Filed> filed = new ArrayDeque<>();
+    private RequestIdBatch open;
+    private long openNumber;
+    private long nextNumber;
+    /** The newest record time remembered: what is a window older is forgotten. */
     private long newest = Long.MIN_VALUE;
 
     /**
-     * Reads the remembered ids' hashes from the request store.
+     * Reads the remembered ids back from the batches in the store.
      *
      * @param windowMs how long a decided request's id is remembered; 0 remembers none
      */
-    RequestIds(WindowStore<String, byte[]> requests, WindowStore<String, byte[]> commands, long windowMs) {
-        this.requests = requests;
+    RequestIds(KeyValueStore<Long, RequestIdBatch> batches, WindowStore<String, byte[]> commands, long windowMs) {
+        this.batches = batches;
         this.commands = commands;
         this.windowMs = windowMs;
-        this.recent = new RecentHashes(windowMs);
-        if (windowMs > 0) {
-            try (KeyValueIterator<Windowed<String>, byte[]> all = requests.all()) {
-                while (all.hasNext()) {
-                    Windowed<String> entry = all.next().key;
-                    recent.add(entry.key().hashCode(), entry.window().start());
-                }
+        try (KeyValueIterator<Long, RequestIdBatch> all = batches.all()) {
+            while (all.hasNext()) {
+                KeyValue<Long, RequestIdBatch> batch = all.next();
+                long[] batchNewest = {Long.MIN_VALUE};
+                batch.value.forEach((id, time, decision) -> {
+                    hold(id, time, decision);
+                    batchNewest[0] = Math.max(batchNewest[0], time);
+                });
+                filed.add(new Filed(batch.key, batchNewest[0]));
+                nextNumber = Math.max(nextNumber, batch.key + 1);
             }
         }
+        forgetOutsideWindow();
     }
 
-    /** @param windowMs the dedup window: the requests store keeps that much (a second when nothing is remembered) */
+    /** @param windowMs the dedup window: the request batches are kept for that long */
     static Set<StoreBuilder<?>> storeBuilders(long windowMs) {
-        return Set.of(store(STORE, Duration.ofMillis(Math.max(windowMs, 1_000))),
-                store(COMMANDS_STORE, COMMAND_RETENTION).withCachingEnabled());
-    }
-
-    /**
-     * In memory, restored from the changelog at every start: Kafka Streams 4.4 finds no checkpointed
-     * offset for a persistent window store after a clean stop under exactly-once and wipes its task.
-     */
-    private static StoreBuilder<WindowStore<String, byte[]>> store(String name, Duration retention) {
-        return Stores.windowStoreBuilder(Stores.inMemoryWindowStore(name, retention, Duration.ofMillis(1), false),
-                Serdes.String(), Serdes.ByteArray());
+        return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.Long(),
+                        RequestIdBatch.SERDE)),
+                Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),
+                        false), Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
     }
 
     /**
@@ -89,11 +107,11 @@ final class RequestIds {
      * @param plans the plans in force by id, which its headers are rebuilt from
      */
     Decision original(String id, RequestEvent request, long now, Function<String, Plan> plans) {
-        if (windowMs == 0 || !recent.mayContain(id.hashCode(), now)) {
+        Remembered entry = windowMs == 0 ? null : remembered.get(id);
+        if (entry == null || Math.abs(now - entry.time()) > windowMs || entry.time() <= newest - windowMs) {
             return null;
         }
-        KeyValue<Long, byte[]> entry = find(requests, windowMs, id, now);
-        return entry == null ? null : DecisionCodec.decode(entry.value, request.requestId(), request.apiKey(), plans);
+        return DecisionCodec.decode(entry.decision(), request.requestId(), request.apiKey(), plans);
     }
 
     /**
@@ -101,110 +119,56 @@ final class RequestIds {
      * the newest remembered (a record held back upstream) is not, as its window has passed.
      */
     void remember(String id, Decision decision, long now) {
-        newest = Math.max(newest, now);
-        if (windowMs > 0 && now > newest - windowMs) {
-            requests.put(id, DecisionCodec.encode(decision), now);
-            recent.add(id.hashCode(), now);
+        if (windowMs == 0 || now <= Math.max(newest, now) - windowMs) {
+            return;
+        }
+        byte[] encoded = DecisionCodec.encode(decision);
+        hold(id, now, encoded);
+        if (open == null || open.sealed()) {
+            if (open != null) {
+                filed.add(new Filed(openNumber, open.newest()));
+            }
+            open = new RequestIdBatch();
+            openNumber = nextNumber++;
+        }
+        open.add(id, now, encoded);
+        // Put again each time: the store holds the batch until its write-back, which seals it.
+        batches.put(openNumber, open);
+        forgetOutsideWindow();
+    }
+
+    private void hold(String id, long time, byte[] decision) {
+        remembered.put(id, new Remembered(time, decision));
+        byTime.add(new Held(id, time));
+        newest = Math.max(newest, time);
+    }
+
+    /** Forgets the ids a window older than the newest, and deletes the batches that held only such ids. */
+    private void forgetOutsideWindow() {
+        long bound = newest - windowMs;
+        while (!byTime.isEmpty() && byTime.peekFirst().time() <= bound) {
+            Held oldest = byTime.pollFirst();
+            Remembered current = remembered.get(oldest.id());
+            if (current != null && current.time() <= bound) {
+                remembered.remove(oldest.id());
+            }
+        }
+        while (!filed.isEmpty() && filed.peekFirst().newest() <= bound) {
+            batches.delete(filed.pollFirst().number());
         }
     }
 
     /** When the command with this id was applied to the key, within the retention before {@code now}; else null. */
     Long commandApplied(String apiKey, String commandId, long now) {
-        KeyValue<Long, byte[]> entry = find(commands, COMMAND_RETENTION.toMillis(), id(apiKey, commandId), now);
-        return entry == null ? null : entry.key;
+        long retentionMs = COMMAND_RETENTION.toMillis();
+        // Either side of now: records of the task's inputs interleave.
+        try (WindowStoreIterator<byte[]> entries = commands.fetch(id(apiKey, commandId), now - retentionMs, now + retentionMs)) {
+            return entries.hasNext() ? entries.next().key : null;
+        }
     }
 
     void rememberCommand(String apiKey, String commandId, long now) {
         commands.put(id(apiKey, commandId), APPLIED, now);
-    }
-
-    /** The entry filed for the key within the retention around {@code now}: before it, or after it when records interleave. */
-    private static KeyValue<Long, byte[]> find(WindowStore<String, byte[]> store, long retentionMs, String key, long now) {
-        try (WindowStoreIterator<byte[]> entries = store.fetch(key, now - retentionMs, now + retentionMs)) {
-            return entries.hasNext() ? entries.next() : null;
-        }
-    }
-
-    /**
-     * The hashes of the ids remembered within the window, in two generations of a window each: a hash
-     * not in either was not remembered; one in them may have been (a hash collision costs a store fetch).
-     */
-    static final class RecentHashes {
-        private final long windowMs;
-        private IntSet current = new IntSet();
-        private IntSet previous = new IntSet();
-        private long currentStart = Long.MIN_VALUE;
-
-        RecentHashes(long windowMs) {
-            this.windowMs = windowMs;
-        }
-
-        void add(int hash, long time) {
-            rotate(time);
-            current.add(hash);
-        }
-
-        boolean mayContain(int hash, long now) {
-            rotate(now);
-            return current.contains(hash) || previous.contains(hash);
-        }
-
-        /** Starts a new generation once the current one is a window old; what is two windows old goes. */
-        private void rotate(long time) {
-            if (currentStart == Long.MIN_VALUE) {
-                currentStart = time;
-            } else if (time - currentStart >= windowMs) {
-                previous = time - currentStart >= 2 * windowMs ? new IntSet() : current;
-                current = new IntSet();
-                currentStart = time;
-            }
-        }
-    }
-
-    /** A set of ints by open addressing: no boxing per request. */
-    static final class IntSet {
-        private int[] slots = new int[1024];
-        private boolean hasZero;
-        private int size;
-
-        void add(int value) {
-            if (value == 0) {
-                hasZero = true;
-                return;
-            }
-            if (size * 2 >= slots.length) {
-                grow();
-            }
-            int i = slot(slots, value);
-            if (slots[i] == 0) {
-                slots[i] = value;
-                size++;
-            }
-        }
-
-        boolean contains(int value) {
-            return value == 0 ? hasZero : slots[slot(slots, value)] == value;
-        }
-
-        private void grow() {
-            int[] old = slots;
-            slots = new int[old.length * 2];
-            for (int value : old) {
-                if (value != 0) {
-                    slots[slot(slots, value)] = value;
-                }
-            }
-        }
-
-        /** The slot holding {@code value}, else the empty one where it would go. */
-        private static int slot(int[] slots, int value) {
-            int mask = slots.length - 1;
-            int i = (value * 0x9E3779B9) >>> 1 & mask;
-            while (slots[i] != 0 && slots[i] != value) {
-                i = (i + 1) & mask;
-            }
-            return i;
-        }
     }
 
     /**

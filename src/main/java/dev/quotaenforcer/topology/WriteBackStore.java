@@ -3,6 +3,7 @@ package dev.quotaenforcer.topology;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
@@ -21,17 +22,23 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * producer and commits (under exactly-once, before the transaction that carries the task's outputs
  * and input offsets commits), so what this store writes back is what that commit covers. A task
  * closed without committing drops what it held: under exactly-once its state is wiped anyway, and
- * under at-least-once its input is read again from the last commit. Reads see the changes held
- * (interactive queries too, as the record cache lets them); iteration reads the store beneath, so
- * the owner writes back first ({@link #writeBack}).
+ * under at-least-once its input is read again from the last commit. Writing back earlier is as safe
+ * (it lands in the same open transaction), so the store does when it holds {@link #MAX_HELD} changes,
+ * bounding its memory however long the commit interval, and before the task's own thread iterates.
+ * Reads see the changes held, interactive queries too, as the record cache lets them; an interactive
+ * query's iteration sees the store beneath, as of the last write-back.
  */
 final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
 
+    /** The most changes held before they are written back without waiting for the commit. */
+    static final int MAX_HELD = 20_000;
     /** Marks a key deleted since the last write-back (a map of changes cannot hold null). */
     private static final Object DELETED = new Object();
 
     /** Changes since the last write-back; concurrent, as interactive queries read it from other threads. */
     private final Map<K, Object> changed = new ConcurrentHashMap<>();
+    /** The task's thread: the one that writes, and the one whose iteration must see every change. */
+    private volatile Thread owner;
 
     private WriteBackStore(KeyValueStore<K, V> stored) {
         super(stored);
@@ -60,7 +67,15 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void put(K key, V value) {
-        changed.put(key, value == null ? DELETED : value);
+        hold(key, value == null ? DELETED : value);
+    }
+
+    private void hold(K key, Object change) {
+        owner = Thread.currentThread();
+        changed.put(key, change);
+        if (changed.size() > MAX_HELD) {
+            writeBack();
+        }
     }
 
     @Override
@@ -80,13 +95,13 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @Override
     public V delete(K key) {
         V current = get(key);
-        changed.put(key, DELETED);
+        hold(key, DELETED);
         return current;
     }
 
     /** Writes every change held into the store beneath, in this task's open transaction. */
     @SuppressWarnings("unchecked")
-    void writeBack() {
+    private void writeBack() {
         for (Map.Entry<K, Object> change : changed.entrySet()) {
             if (change.getValue() == DELETED) {
                 wrapped().delete(change.getKey());
@@ -117,30 +132,37 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         super.close();
     }
 
+    /** The store beneath, with every change written into it first when the task's own thread asks. */
+    private KeyValueStore<K, V> iterated() {
+        if (Thread.currentThread() == owner) {
+            writeBack();
+        }
+        return wrapped();
+    }
+
     @Override
     public KeyValueIterator<K, V> range(K from, K to) {
-        return wrapped().range(from, to);
+        return iterated().range(from, to);
     }
 
     @Override
     public KeyValueIterator<K, V> reverseRange(K from, K to) {
-        return wrapped().reverseRange(from, to);
+        return iterated().reverseRange(from, to);
     }
 
     @Override
     public KeyValueIterator<K, V> all() {
-        return wrapped().all();
+        return iterated().all();
     }
 
     @Override
     public KeyValueIterator<K, V> reverseAll() {
-        return wrapped().reverseAll();
+        return iterated().reverseAll();
     }
 
     @Override
-    public <PS extends org.apache.kafka.common.serialization.Serializer<P>, P> KeyValueIterator<K, V> prefixScan(P prefix,
-                                                                                                                PS prefixKeySerializer) {
-        return wrapped().prefixScan(prefix, prefixKeySerializer);
+    public <PS extends Serializer<P>, P> KeyValueIterator<K, V> prefixScan(P prefix, PS prefixKeySerializer) {
+        return iterated().prefixScan(prefix, prefixKeySerializer);
     }
 
     /** The keys stored beneath, plus the changes held not yet written back. */

@@ -35,7 +35,7 @@ class KeyFloodTest {
             assertEquals(3_000, decisions.size());
             assertTrue(decisions.stream().allMatch(d -> d.reason() == Reason.UNKNOWN_API_KEY));
             assertEquals(0, count(enforcer.stateStore()));
-            try (KeyValueIterator<?, ?> remembered = enforcer.driver.getWindowStore(QuotaTopology.REQUEST_IDS_STORE).all()) {
+            try (KeyValueIterator<?, ?> remembered = enforcer.driver.getKeyValueStore(QuotaTopology.REQUEST_IDS_STORE).all()) {
                 assertFalse(remembered.hasNext());
             }
             assertEquals(0, count(enforcer.driver.getKeyValueStore(QuotaTopology.USAGE_STORE)));
