@@ -1,0 +1,103 @@
+package dev.quotaenforcer.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.RequestEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Remembered request ids: one batch per commit, read back on restart, deleted once out of the window. */
+class RequestIdsTest {
+
+    static final long WINDOW = 60_000;
+    static final long NOON = Instant.parse("2026-12-01T12:00:00Z").toEpochMilli();
+
+    MockProcessorContext<String, String> context;
+    WriteBackStore<Long, RequestIdBatch> batches;
+    WindowStore<String, byte[]> commands;
+
+    @BeforeEach
+    void setUp() {
+        context = new MockProcessorContext<>();
+        batches = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RequestIds.STORE),
+                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled()).build();
+        batches.init(context.getStateStoreContext(), batches);
+        commands = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(RequestIds.COMMANDS_STORE, Duration.ofDays(7),
+                Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
+        commands.init(context.getStateStoreContext(), commands);
+    }
+
+    @Test
+    void theIdsRememberedBetweenTwoCommitsGoIntoOneBatch() {
+        RequestIds ids = new RequestIds(batches, commands, WINDOW);
+        for (int i = 0; i < 100; i++) {
+            ids.remember("r-" + i, allowed("r-" + i), NOON + i);
+        }
+        batches.flushCache();
+        for (int i = 100; i < 150; i++) {
+            ids.remember("r-" + i, allowed("r-" + i), NOON + i);
+        }
+        batches.flushCache();
+
+        assertEquals(2, batches.wrapped().approximateNumEntries());
+        assertEquals(100, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null,
+                batches.wrapped().get(0L))));
+    }
+
+    @Test
+    void idsRememberedBeforeARestartAreReadBackFromTheBatches() {
+        RequestIds before = new RequestIds(batches, commands, WINDOW);
+        before.remember("r-1", allowed("r-1"), NOON);
+        before.remember("r-2", allowed("r-2"), NOON + 10);
+        batches.flushCache();
+
+        RequestIds after = new RequestIds(batches, commands, WINDOW);
+
+        Decision original = after.original("r-1", request("r-1"), NOON + 1_000, plan -> null);
+        assertNotNull(original);
+        assertEquals("r-1", original.requestId());
+        assertNull(after.original("r-3", request("r-3"), NOON + 1_000, plan -> null));
+        after.remember("r-3", allowed("r-3"), NOON + 20);
+        batches.flushCache();
+        assertEquals(2, batches.wrapped().approximateNumEntries(), "a batch read back takes no more ids");
+    }
+
+    @Test
+    void anIdIsForgottenAndItsBatchDeletedOnceAWindowHasPassed() {
+        RequestIds ids = new RequestIds(batches, commands, WINDOW);
+        ids.remember("r-old", allowed("r-old"), NOON);
+        batches.flushCache();
+        ids.remember("r-new", allowed("r-new"), NOON + WINDOW - 1);
+        batches.flushCache();
+        assertNotNull(ids.original("r-old", request("r-old"), NOON + WINDOW - 1, plan -> null));
+
+        ids.remember("r-newer", allowed("r-newer"), NOON + WINDOW + 1);
+        batches.flushCache();
+
+        assertNull(ids.original("r-old", request("r-old"), NOON + WINDOW + 1, plan -> null));
+        assertNotNull(ids.original("r-new", request("r-new"), NOON + WINDOW + 1, plan -> null));
+        assertNull(batches.wrapped().get(0L), "the batch of r-old alone is deleted");
+        assertEquals(2, batches.wrapped().approximateNumEntries());
+    }
+
+    private static Decision allowed(String requestId) {
+        return new Decision(requestId, "k-1", "free", true, Reason.OK, "per-second", 10, 9, 1, 0, 0,
+                Instant.ofEpochMilli(NOON), Map.of());
+    }
+
+    private static RequestEvent request(String requestId) {
+        return new RequestEvent(requestId, "k-1", 1, NOON, null);
+    }
+}
