@@ -120,6 +120,10 @@ public final class LatencyScenario implements Scenario {
             new Setup("eos-nocache", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2,
                     Map.of(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, 0),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),
+            // The client's default back-off, which the enforcer shortens: a commit's markers usually take milliseconds.
+            new Setup("eos-backoff100", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2,
+                    Map.of("producer.retry.backoff.ms", 100),
+                    List.of(IsolationLevel.READ_UNCOMMITTED, IsolationLevel.READ_COMMITTED), List.of(TARGET_LOAD), true),
             new Setup("eos-commit1000", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2,
                     Map.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1000),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true));

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeSet;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Importance;
@@ -54,6 +55,8 @@ public final class EnforcerConfig extends AbstractConfig {
             + "expired are deleted from the state store.";
 
     /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
+    /** The enforcer's producer back-off before its first retry (it doubles with each retry, to 1 s). */
+    public static final int PRODUCER_RETRY_BACKOFF_MS = 10;
     private static final long MAX_LATENESS_MS = 100L * 366 * 24 * 3_600_000;
     public static final String REQUEST_MAX_LATENESS_MS_CONFIG = "quota.request.max.lateness.ms";
     private static final String REQUEST_MAX_LATENESS_MS_DOC = "How far a request's event time may lie behind the newest "
@@ -263,6 +266,14 @@ public final class EnforcerConfig extends AbstractConfig {
             if (!DEFINITION.names().contains(entry.getKey())) {
                 props.put(entry.getKey(), entry.getValue());
             }
+        }
+        // Under transactions v2 the first records after a commit are refused with CONCURRENT_TRANSACTIONS
+        // until the broker has written the commit's markers, usually within milliseconds; the client's
+        // default first back-off of 100 ms then stalls every decision behind it. A back-off of the
+        // operator's, for every client or the producer, stands.
+        String producerBackoff = StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG);
+        if (!props.containsKey(ProducerConfig.RETRY_BACKOFF_MS_CONFIG) && !props.containsKey(producerBackoff)) {
+            props.put(producerBackoff, PRODUCER_RETRY_BACKOFF_MS);
         }
         return props;
     }

@@ -57,6 +57,18 @@ class EnforcerConfigTest {
         assertEquals("30", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("linger.ms"));
     }
 
+    @Test
+    void theProducersFirstRetryBackOffIsShortUnlessTheOperatorSetsOnePlainOrPrefixed() {
+        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
+        Properties plain = new EnforcerConfig(Map.of("retry.backoff.ms", "50")).streamsProperties();
+        Properties prefixed = new EnforcerConfig(Map.of("producer.retry.backoff.ms", "70")).streamsProperties();
+
+        assertEquals(String.valueOf(EnforcerConfig.PRODUCER_RETRY_BACKOFF_MS),
+                String.valueOf(new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("retry.backoff.ms")));
+        assertEquals("50", new StreamsConfig(withRequired(plain)).getProducerConfigs("client").get("retry.backoff.ms"));
+        assertEquals("70", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("retry.backoff.ms"));
+    }
+
     private static Properties withRequired(Properties props) {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
         return props;
