@@ -81,8 +81,8 @@ final class StreamThreadProfile implements AutoCloseable {
     }
 
     /**
-     * Stops the recording and returns, for the threads whose name holds {@code application} and
-     * {@code StreamThread}, each area's share of their samples, largest first, and the sample count
+     * Stops the recording and returns, for the stream threads of {@code application} (whose client
+     * ids start with it), each area's share of their samples, largest first, and the sample count
      * under the key {@code ""}.
      */
     Map<String, Double> shares(String application) throws IOException {
@@ -93,8 +93,7 @@ final class StreamThreadProfile implements AutoCloseable {
         for (RecordedEvent event : RecordingFile.readAllEvents(file)) {
             RecordedThread thread = event.getThread("sampledThread");
             RecordedStackTrace stack = event.getStackTrace();
-            if (thread == null || stack == null || thread.getJavaName() == null
-                    || !thread.getJavaName().contains(application) || !thread.getJavaName().contains("StreamThread")) {
+            if (thread == null || stack == null || !isStreamThread(thread.getJavaName(), application)) {
                 continue;
             }
             counts.merge(area(stack.getFrames()), 1L, Long::sum);
@@ -106,6 +105,11 @@ final class StreamThreadProfile implements AutoCloseable {
                 .forEach(entry -> shares.put(entry.getKey(), samples == 0 ? 0 : (double) entry.getValue() / samples));
         shares.put("", (double) samples);
         return shares;
+    }
+
+    /** A stream thread is named {@code <client id>-StreamThread-<n>}; its producer's network thread carries that name too. */
+    static boolean isStreamThread(String threadName, String application) {
+        return threadName != null && threadName.startsWith(application) && threadName.contains("-StreamThread-");
     }
 
     private static String area(List<RecordedFrame> frames) {
