@@ -58,6 +58,8 @@ class LatencyScenarioTest {
                 "at_least_once, producer.linger.ms=5", "exactly_once_v2, read_uncommitted, producer.linger.ms=5",
                 "at_least_once, statestore.cache.max.bytes=0",
                 "exactly_once_v2, read_uncommitted, statestore.cache.max.bytes=0",
+                "exactly_once_v2, read_uncommitted, producer.retry.backoff.ms=100",
+                "exactly_once_v2, read_committed, producer.retry.backoff.ms=100",
                 "exactly_once_v2, read_uncommitted, commit.interval.ms=1000"), setups);
         assertEquals(3, result.charts().size());
     }
