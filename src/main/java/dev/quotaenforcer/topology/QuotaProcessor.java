@@ -111,7 +111,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
             public Set<StoreBuilder<?>> stores() {
                 StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
                         Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
-                Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders(dedupWindowMs));
+                Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders());
                 stores.add(WriteBackStore.builder(store));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
                         Serdes.Long()));

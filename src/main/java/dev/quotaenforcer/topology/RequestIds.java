@@ -18,6 +18,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The idempotency keys a task has seen: each decided request's decision ({@link DecisionCodec}) for
@@ -41,6 +43,7 @@ final class RequestIds {
     /** How long an applied command's id is remembered. */
     static final Duration COMMAND_RETENTION = Duration.ofDays(7);
     private static final byte[] APPLIED = {};
+    private static final Logger LOG = LoggerFactory.getLogger(RequestIds.class);
 
     /** A remembered request: its decision and the record time it was decided at. */
     private record Remembered(long time, byte[] decision) {
@@ -81,10 +84,16 @@ final class RequestIds {
             while (all.hasNext()) {
                 KeyValue<Long, RequestIdBatch> batch = all.next();
                 long[] batchNewest = {Long.MIN_VALUE};
-                batch.value.forEach((id, time, decision) -> {
-                    hold(id, time, decision);
-                    batchNewest[0] = Math.max(batchNewest[0], time);
-                });
+                try {
+                    batch.value.forEach((id, time, decision) -> {
+                        hold(id, time, decision);
+                        batchNewest[0] = Math.max(batchNewest[0], time);
+                    });
+                } catch (IllegalArgumentException e) {
+                    // Only a bug or a write to the changelog from outside can cause this; the task goes on
+                    // with what it could read, and a retry of a lost id is counted again.
+                    LOG.error("Reading the rest of unreadable request id batch {}: {}", batch.key, e.getMessage());
+                }
                 filed.add(new Filed(batch.key, batchNewest[0]));
                 nextNumber = Math.max(nextNumber, batch.key + 1);
             }
@@ -92,8 +101,7 @@ final class RequestIds {
         forgetOutsideWindow();
     }
 
-    /** @param windowMs the dedup window: the request batches are kept for that long */
-    static Set<StoreBuilder<?>> storeBuilders(long windowMs) {
+    static Set<StoreBuilder<?>> storeBuilders() {
         return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.Long(),
                         RequestIdBatch.SERDE)),
                 Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),

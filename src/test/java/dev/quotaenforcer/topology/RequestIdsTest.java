@@ -92,6 +92,21 @@ class RequestIdsTest {
         assertEquals(2, batches.wrapped().approximateNumEntries());
     }
 
+    @Test
+    void anUnreadableBatchInTheStoreCostsItsOwnIdsOnly() {
+        RequestIds before = new RequestIds(batches, commands, WINDOW);
+        before.remember("r-1", allowed("r-1"), NOON);
+        batches.flushCache();
+        batches.wrapped().put(7L, RequestIdBatch.SERDE.deserializer().deserialize(null, new byte[] {0, 0, 0, 99, 'x'}));
+
+        RequestIds after = new RequestIds(batches, commands, WINDOW);
+
+        assertNotNull(after.original("r-1", request("r-1"), NOON + 1, plan -> null));
+        after.remember("r-2", allowed("r-2"), NOON + 2);
+        batches.flushCache();
+        assertNotNull(batches.wrapped().get(8L), "new ids go into a batch numbered after every stored one");
+    }
+
     private static Decision allowed(String requestId) {
         return new Decision(requestId, "k-1", "free", true, Reason.OK, "per-second", 10, 9, 1, 0, 0,
                 Instant.ofEpochMilli(NOON), Map.of());
