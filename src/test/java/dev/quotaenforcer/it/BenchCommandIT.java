@@ -145,7 +145,13 @@ class BenchCommandIT {
         for (String written : List.of("exactlyOnceByteCopyWrittenPerRecord", "exactlyOnceEnforcerWrittenPerDecision")) {
             assertTrue(throughput.at("/figures/" + written + "/value").asDouble() >= 1.0, throughput.toString());
         }
-        assertEquals(3, throughput.get("targets").size());
+        // Share of the ceiling and CPU over the byte-copy's under each guarantee, records written and rate under exactly-once.
+        assertEquals(6, throughput.get("targets").size());
+        JsonNode profile = throughput.get("tables").get(1);
+        JsonNode samples = profile.get("rows").get(profile.get("rows").size() - 1);
+        for (int column = 1; column < samples.size(); column++) {
+            assertTrue(Double.parseDouble(samples.get(column).asText()) > 0, "each run's stream thread was sampled: " + profile);
+        }
         for (JsonNode target : throughput.get("targets")) {
             assertEquals(met(target), target.get("met").asBoolean(), target.toString());
         }
