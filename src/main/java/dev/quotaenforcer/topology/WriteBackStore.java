@@ -27,6 +27,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * bounding its memory however long the commit interval, and before the task's own thread iterates.
  * Reads see the changes held, interactive queries too, as the record cache lets them; an interactive
  * query's iteration sees the store beneath, as of the last write-back.
+ *
+ * <p>The commit hook is {@code CachedStateStore.flushCache}, an interface of Kafka Streams' internals
+ * that its own caching stores implement: an upgrade of Kafka Streams must keep calling it before the
+ * producer flush, which the topology and fault tests would show if it did not.
  */
 final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
 
