@@ -30,7 +30,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  *
  * <p>The commit hook is {@code CachedStateStore.flushCache}, an interface of Kafka Streams' internals
  * that its own caching stores implement: an upgrade of Kafka Streams must keep calling it before the
- * producer flush, which the topology and fault tests would show if it did not.
+ * producer flush, which the fault suite (state read back after kills and restarts) would show if it did not.
  */
 final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
 
