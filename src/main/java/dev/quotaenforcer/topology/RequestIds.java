@@ -138,10 +138,10 @@ final class RequestIds {
             }
             open = new RequestIdBatch();
             openNumber = nextNumber++;
+            // Put once: the store holds the batch itself until its write-back, which seals it.
+            batches.put(openNumber, open);
         }
         open.add(id, now, encoded);
-        // Put again each time: the store holds the batch until its write-back, which seals it.
-        batches.put(openNumber, open);
         forgetOutsideWindow();
     }
 
