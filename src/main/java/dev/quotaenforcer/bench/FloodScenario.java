@@ -128,7 +128,7 @@ public final class FloodScenario implements Scenario {
             StateScenario.stopCleanly(enforcer);
         }
         measured.state = StateScenario.readChangelog(cluster, changelog(QuotaTopology.STATE_STORE));
-        measured.usage = StateScenario.readChangelog(cluster, changelog(QuotaTopology.USAGE_STORE));
+        measured.usage = StateScenario.readChangelog(cluster, changelog(QuotaTopology.STATE_STORE), QuotaTopology::usageHoursIn);
         measured.requestIds = StateScenario.readChangelog(cluster, changelog(QuotaTopology.REQUEST_IDS_STORE),
                 QuotaTopology::requestIdsIn);
         return measured;
@@ -200,7 +200,7 @@ public final class FloodScenario implements Scenario {
         result.table(new Table("What the flood left (" + StateScenario.HEAP + ")", List.of("figure", "value"), List.of(
                 List.of("keys admitted under the default plan (decisions)", Numbers.of(admitted)),
                 List.of("keys with state (" + QuotaTopology.STATE_STORE + " changelog records)", Numbers.of(m.state.records())),
-                List.of("keys with hourly usage (" + QuotaTopology.USAGE_STORE + " changelog records)",
+                List.of("hourly usage figures (in " + QuotaTopology.STATE_STORE + " changelog records)",
                         Numbers.of(m.usage.records())),
                 List.of("remembered request ids (in " + QuotaTopology.REQUEST_IDS_STORE + " changelog records)",
                         Numbers.of(m.requestIds.records())),

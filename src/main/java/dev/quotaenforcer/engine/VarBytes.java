@@ -3,28 +3,28 @@ package dev.quotaenforcer.engine;
 import java.util.Arrays;
 
 /** Compact binary fields, as the stored key states and remembered decisions are written: varints, zig-zag signed. */
-final class VarBytes {
+public final class VarBytes {
 
     private VarBytes() {
     }
 
     /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
-    static final class Writer {
+    public static final class Writer {
         private byte[] bytes = new byte[32];
         private int size;
 
-        void write(int value) {
+        public void write(int value) {
             if (size == bytes.length) {
                 bytes = Arrays.copyOf(bytes, size * 2);
             }
             bytes[size++] = (byte) value;
         }
 
-        byte[] toByteArray() {
+        public byte[] toByteArray() {
             return Arrays.copyOf(bytes, size);
         }
 
-        void unsigned(long value) {
+        public void unsigned(long value) {
             if (value < 0) {
                 throw new IllegalArgumentException("negative field " + value);
             }
@@ -35,11 +35,19 @@ final class VarBytes {
             write((int) value);
         }
 
-        void signed(long value) {
+        public void signed(long value) {
             unsigned((value << 1) ^ (value >> 63));
         }
 
-        void fixedInt(int value) {
+        public void bytes(byte[] value) {
+            if (size + value.length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(size * 2, size + value.length));
+            }
+            System.arraycopy(value, 0, bytes, size, value.length);
+            size += value.length;
+        }
+
+        public void fixedInt(int value) {
             write(value >>> 24);
             write(value >>> 16);
             write(value >>> 8);
@@ -47,26 +55,26 @@ final class VarBytes {
         }
     }
 
-    static final class Reader {
+    public static final class Reader {
         private final byte[] bytes;
         private int position;
 
-        Reader(byte[] bytes) {
+        public Reader(byte[] bytes) {
             this.bytes = bytes;
         }
 
-        boolean hasMore() {
+        public boolean hasMore() {
             return position < bytes.length;
         }
 
-        int read() {
+        public int read() {
             if (position >= bytes.length) {
                 throw new IllegalArgumentException("truncated at byte " + position);
             }
             return bytes[position++] & 0xFF;
         }
 
-        long unsigned() {
+        public long unsigned() {
             long value = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 int b = read();
@@ -78,12 +86,22 @@ final class VarBytes {
             throw new IllegalArgumentException("varint longer than 64 bits at byte " + position);
         }
 
-        long signed() {
+        public long signed() {
             long raw = unsigned();
             return (raw >>> 1) ^ -(raw & 1);
         }
 
-        int fixedInt() {
+        /** The next {@code length} bytes, copied. */
+        public byte[] bytes(int length) {
+            if (length < 0 || length > bytes.length - position) {
+                throw new IllegalArgumentException(length + " bytes wanted at byte " + position + " of " + bytes.length);
+            }
+            byte[] value = Arrays.copyOfRange(bytes, position, position + length);
+            position += length;
+            return value;
+        }
+
+        public int fixedInt() {
             return read() << 24 | read() << 16 | read() << 8 | read();
         }
     }

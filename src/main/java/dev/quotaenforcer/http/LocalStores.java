@@ -11,7 +11,7 @@ import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanParser;
 import dev.quotaenforcer.plan.PolicyKind;
-import dev.quotaenforcer.topology.HourlyUsageStore;
+import dev.quotaenforcer.topology.KeyEntry;
 import dev.quotaenforcer.topology.QuotaTopology;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -73,16 +74,15 @@ final class LocalStores {
 
     /** The stored state of a key owned here, on partition {@code partition}; null when it has none. */
     KeyState keyState(String apiKey, int partition) {
-        ReadOnlyKeyValueStore<String, byte[]> states = streams.store(StoreQueryParameters
-                .fromNameAndType(QuotaTopology.STATE_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore())
-                .withPartition(partition));
-        byte[] bytes = states.get(apiKey);
-        return bytes == null ? null : KeyStateCodec.decode(bytes);
+        KeyEntry entry = entries(partition).get(apiKey);
+        return entry == null ? null : entry.state();
     }
 
     /** A key's usage in the hour starting at {@code hour}, or null when it made no counted request in it. */
     KeyUsage keyUsage(String apiKey, Instant hour, int partition) {
-        return HourlyUsageStore.usage(usageStore(partition), apiKey, hour);
+        KeyEntry entry = entries(partition).get(apiKey);
+        KeyEntry.Hour figure = entry == null ? null : entry.hour(hour.toEpochMilli());
+        return figure == null ? null : figure.usage(apiKey);
     }
 
     /** A plan's figures for the hour starting at {@code hour} (key {@code plan@hour}); null when none. */
@@ -95,18 +95,16 @@ final class LocalStores {
 
     /** The keys of {@code plan} with usage in the hour on this instance's partitions, nearest to quota first. */
     List<TopKey> topKeys(Plan plan, Instant hour, Instant at, int limit) {
-        ReadOnlyKeyValueStore<String, byte[]> states = streams.store(StoreQueryParameters
-                .fromNameAndType(QuotaTopology.STATE_STORE, QueryableStoreTypes.<String, byte[]>keyValueStore()));
         List<TopKey> keys = new ArrayList<>();
-        try (KeyValueIterator<String, HourlyUsageStore.Entry> usages = HourlyUsageStore.hour(usageStore(null), hour)) {
-            while (usages.hasNext()) {
-                KeyUsage usage = usages.next().value.usage();
-                if (!plan.id().equals(usage.plan())) {
+        try (KeyValueIterator<String, KeyEntry> entries = entries(null).all()) {
+            while (entries.hasNext()) {
+                KeyValue<String, KeyEntry> entry = entries.next();
+                KeyEntry.Hour figure = entry.value == null ? null : entry.value.hour(hour.toEpochMilli());
+                if (figure == null || !plan.id().equals(figure.plan())) {
                     continue;
                 }
-                byte[] bytes = states.get(usage.apiKey());
-                Standing quota = QuotaEngine.standings(plan, bytes == null ? null : KeyStateCodec.decode(bytes),
-                                at.toEpochMilli()).stream()
+                KeyUsage usage = figure.usage(entry.key);
+                Standing quota = QuotaEngine.standings(plan, entry.value.state(), at.toEpochMilli()).stream()
                         .filter(standing -> standing.policy().kind() == PolicyKind.QUOTA)
                         .map(PolicyStanding::standing)
                         .findFirst().orElse(new Standing(0, 0, 0));
@@ -118,9 +116,9 @@ final class LocalStores {
         return keys.size() > limit ? List.copyOf(keys.subList(0, limit)) : keys;
     }
 
-    private ReadOnlyKeyValueStore<String, HourlyUsageStore.Entry> usageStore(Integer partition) {
-        StoreQueryParameters<ReadOnlyKeyValueStore<String, HourlyUsageStore.Entry>> parameters = StoreQueryParameters
-                .fromNameAndType(HourlyUsageStore.NAME, QueryableStoreTypes.<String, HourlyUsageStore.Entry>keyValueStore());
+    private ReadOnlyKeyValueStore<String, KeyEntry> entries(Integer partition) {
+        StoreQueryParameters<ReadOnlyKeyValueStore<String, KeyEntry>> parameters = StoreQueryParameters
+                .fromNameAndType(QuotaTopology.STATE_STORE, QueryableStoreTypes.<String, KeyEntry>keyValueStore());
         return streams.store(partition == null ? parameters : parameters.withPartition(partition));
     }
 

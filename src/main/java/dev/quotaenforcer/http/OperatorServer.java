@@ -285,7 +285,7 @@ public final class OperatorServer implements AutoCloseable {
 
         // Each instance shows the keys it lists as its own setting says (masked or not): set it alike on all.
         List<TopKey> topKeys = new ArrayList<>(localTopKeys(app, query));
-        for (HostInfo other : app.router().others(QuotaTopology.USAGE_STORE)) {
+        for (HostInfo other : app.router().others(QuotaTopology.STATE_STORE)) {
             TopKey[] theirs = ask(ctx, app, other, "/internal/top-keys/" + encode(planId) + query.parameters(), TopKey[].class,
                     unreachable);
             if (theirs != null) {

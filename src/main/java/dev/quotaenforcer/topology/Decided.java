@@ -9,26 +9,23 @@ import java.util.List;
 
 /**
  * The output of deciding one request: the decision, the quota-exceeded events it opened, where the
- * gateway waits for it (null when it reads the decisions topic), and the request's cost.
+ * gateway waits for it (null when it reads the decisions topic).
  *
- * @param sweptTo the deciding task's committed watermark: no later decision of the task is earlier
- *                (Long.MIN_VALUE before its first sweep), so usage hours ending by then are complete
  * @param late     the dead letter of a request decided at the lateness bound, else null
  * @param repeated whether this is the original decision of a request re-sent with the same id: answered
  *                 again, counted nothing, opening nothing
  */
-public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota,
-                      long sweptTo, Rejection late, boolean repeated) {
+public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late,
+                      boolean repeated) {
 
     /** A fresh decision. */
-    public Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, long cost, long quota,
-                   long sweptTo, Rejection late) {
-        this(decision, exceeded, replyTo, cost, quota, sweptTo, late, false);
+    public Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late) {
+        this(decision, exceeded, replyTo, late, false);
     }
 
     /** The original decision of a request re-sent with its id, answered to where the re-sent one waits. */
-    static Decided repeated(Decision original, ReplyAddress replyTo, long sweptTo) {
-        return new Decided(original, List.of(), replyTo, 0, 0, sweptTo, null, true);
+    static Decided repeated(Decision original, ReplyAddress replyTo) {
+        return new Decided(original, List.of(), replyTo, null, true);
     }
 
     /**
@@ -42,13 +39,15 @@ public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddr
         return Block.of(decision);
     }
 
-    /** Whether a plan's policies decided it, so it counts as usage of the plan. */
-    boolean counted() {
-        return !repeated && isPolicyDecision();
+    /**
+     * Whether the plan's policies made it (allowed, rate limited or over quota), as against a rejection
+     * or block: such a decision counts as usage of the plan and is remembered under its request id.
+     */
+    boolean isPolicyDecision() {
+        return isPolicyDecision(decision);
     }
 
-    /** Whether the plan's policies made it (allowed, rate limited or over quota), as against a rejection or block. */
-    boolean isPolicyDecision() {
+    static boolean isPolicyDecision(Decision decision) {
         return decision.reason() == Reason.OK || decision.reason() == Reason.RATE_LIMITED
                 || decision.reason() == Reason.QUOTA_EXCEEDED;
     }

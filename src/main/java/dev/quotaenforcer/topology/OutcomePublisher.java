@@ -9,7 +9,7 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * Sends what a key's task made of each input where it goes, counting it on the way: a decision to the
- * decisions topic, the gateway's reply address, the usage recorder and, when it opens a denial, the
+ * decisions topic, the gateway's reply address and, when it opens a denial, the
  * exceeded and blocks topics; an admin command's outcome to the blocks or dead-letter topic. One node
  * names each destination, where a chain of DSL filters and maps cost Kafka Streams a record copy, its
  * headers and a forward for every step of every decision.
@@ -20,7 +20,6 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
     static final String REPLIES = "replies-sink";
     static final String EXCEEDED = "exceeded-sink";
     static final String BLOCKS = "block-lapses";
-    static final String USAGE = "usage-recorder";
     /** Where commands that could not apply come from, as their dead letters and counts name it. */
     static final String COMMAND_APPLY = "command-apply";
     static final String COMMAND_REJECTIONS = QuotaTopology.deadLetterNode(COMMAND_APPLY);
@@ -72,9 +71,6 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
         for (QuotaExceeded event : decided.exceeded()) {
             stats.exceeded(event);
             context.forward(record.withValue(event), EXCEEDED);
-        }
-        if (decided.counted()) {
-            context.forward(record.withValue(decided), USAGE);
         }
         if (decided.late() != null) {
             context.forward(record.withValue(decided.late()), LATE_REQUESTS);

@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.Stores;
  * share read back from the repartition topic is checked first: one that is not a task's share of the
  * plan's hour it is keyed by is refused, and the processing exception handler dead-letters it.
  */
-final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.PlanUsagePart, PlanUsage> {
+final class PlanUsageTotals implements FixedKeyProcessor<String, PlanUsagePart, PlanUsage> {
 
     /** Each task's latest share, by {@code <plan>@<hour>#<task>}. */
     static final String SHARES_STORE = "plan-usage-shares";
@@ -31,10 +31,10 @@ final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.Pla
     private KeyValueStore<String, PlanUsage> totals;
     private KeyValueStore<String, PlanUsage> shares;
 
-    static FixedKeyProcessorSupplier<String, UsageReport.PlanUsagePart, PlanUsage> supplier(Serde<PlanUsage> serde) {
+    static FixedKeyProcessorSupplier<String, PlanUsagePart, PlanUsage> supplier(Serde<PlanUsage> serde) {
         return new FixedKeyProcessorSupplier<>() {
             @Override
-            public FixedKeyProcessor<String, UsageReport.PlanUsagePart, PlanUsage> get() {
+            public FixedKeyProcessor<String, PlanUsagePart, PlanUsage> get() {
                 return new PlanUsageTotals();
             }
 
@@ -56,8 +56,8 @@ final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.Pla
     }
 
     @Override
-    public void process(FixedKeyRecord<String, UsageReport.PlanUsagePart> record) {
-        UsageReport.PlanUsagePart part = record.value();
+    public void process(FixedKeyRecord<String, PlanUsagePart> record) {
+        PlanUsagePart part = record.value();
         String problem = problem(record.key(), part);
         if (problem != null) {
             throw new IllegalArgumentException("not a task's share of a plan's hour: " + problem);
@@ -75,7 +75,7 @@ final class PlanUsageTotals implements FixedKeyProcessor<String, UsageReport.Pla
         context.forward(record.withValue(updated).withTimestamp(context.currentSystemTimeMs()));
     }
 
-    private static String problem(String key, UsageReport.PlanUsagePart part) {
+    private static String problem(String key, PlanUsagePart part) {
         if (part == null || part.usage() == null || part.task() == null) {
             return "a share needs its task and its usage";
         }

@@ -4,10 +4,10 @@ import dev.quotaenforcer.engine.Decisions;
 import dev.quotaenforcer.engine.Evaluation;
 import dev.quotaenforcer.engine.KeyCommands;
 import dev.quotaenforcer.engine.KeyState;
-import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
+import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.InvalidPlanException;
@@ -23,10 +23,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -37,8 +37,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides each request against its key's plan, keeping one compact state value per API key in a
- * RocksDB store backed by a changelog topic.
+ * Decides each request against its key's plan and counts it into the key's hourly usage, keeping one
+ * compact entry per API key ({@link KeyEntry}: limiter state and open hours' figures) in a RocksDB
+ * store backed by a changelog topic, and writes the usage that changed once per usage interval
+ * ({@link UsageLedger}).
  *
  * <p>The task's clock is the newest record timestamp it has decided: the broker's append time
  * ({@code message.timestamp.type=LogAppendTime} on the requests topic), which no producer sets and a
@@ -57,13 +59,24 @@ import org.slf4j.LoggerFactory;
  * (a policy its plan lacks, say) is dead-lettered with the reason. Commands do not move the clock:
  * they are operators' events, and a key they touched is kept until its grant or block ends anyway.
  */
-final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handled> {
+final class QuotaProcessor implements Processor<String, KeyInput, String, Object> {
 
-    /** The per-task store of key states: API key to {@link KeyStateCodec} bytes. */
+    /** The per-task store of key entries: API key to {@link KeyEntry}. */
     static final String STATE_STORE = "quota-state";
-    /** The per-task store of the watermark swept to, under {@link #SWEPT_TO}. */
+    /** The per-task store of the watermark swept to and the usage writes completed, under the keys below. */
     static final String WATERMARK_STORE = "quota-watermark";
     private static final String SWEPT_TO = "swept-to";
+    private static final String LAST_USAGE_WRITE = "usage-write";
+    private static final String USAGE_CLOSED_BEFORE = "usage-closed-before";
+    /** The child every decision and command outcome goes to. */
+    static final String HANDLED = "all-handled";
+    /** The child each key's usage figure goes to, as the usage interval writes it. */
+    static final String KEY_USAGE = "usage-sink";
+    /**
+     * The child the task's plan shares go to, as the usage interval writes them: the first node of their
+     * repartition, named by Kafka Streams after the repartition (a forward to a child that is not there fails every topology test).
+     */
+    static final String PLAN_USAGE_SHARE = Topics.PLAN_USAGE_SHARES.name() + "-repartition-filter";
     /** The error of the dead letter a request later than the lateness bound leaves. */
     static final String LATE_REQUEST = "LATE_REQUEST";
 
@@ -74,43 +87,47 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     private final long maxLatenessMs;
     private final long dedupWindowMs;
     private final int defaultPlanMaxKeys;
+    private final long usageIntervalMs;
     private final PlanCache plans = new PlanCache();
     /** Keys with state in this task's store, kept only while the default plan's key cap applies. */
     private long keysWithState;
     private RequestIds requestIds;
+    private UsageLedger usage;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
     private long sweptTo = Long.MIN_VALUE;
-    private FixedKeyProcessorContext<String, Handled> context;
-    private KeyValueStore<String, byte[]> states;
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, KeyEntry> states;
     private KeyValueStore<String, Long> watermark;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
     QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs,
-                   int defaultPlanMaxKeys) {
+                   int defaultPlanMaxKeys, long usageIntervalMs) {
         this.defaultPlan = defaultPlan;
         this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
         this.maxLatenessMs = maxLatenessMs;
         this.dedupWindowMs = dedupWindowMs;
+        this.usageIntervalMs = usageIntervalMs;
     }
 
     /** Supplies the processor together with the stores it owns. */
-    static FixedKeyProcessorSupplier<String, KeyInput, Handled> supplier(String defaultPlan, long expiryIntervalMs,
-                                                                       long maxLatenessMs, long dedupWindowMs,
-                                                                       int defaultPlanMaxKeys) {
-        return new FixedKeyProcessorSupplier<>() {
+    static ProcessorSupplier<String, KeyInput, String, Object> supplier(String defaultPlan, long expiryIntervalMs,
+                                                                      long maxLatenessMs, long dedupWindowMs,
+                                                                      int defaultPlanMaxKeys, long usageIntervalMs) {
+        return new ProcessorSupplier<>() {
             @Override
-            public FixedKeyProcessor<String, KeyInput, Handled> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys);
+            public Processor<String, KeyInput, String, Object> get() {
+                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
+                        usageIntervalMs);
             }
 
             @Override
             public Set<StoreBuilder<?>> stores() {
-                StoreBuilder<KeyValueStore<String, byte[]>> store = Stores.keyValueStoreBuilder(
-                        Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), Serdes.ByteArray());
+                StoreBuilder<KeyValueStore<String, KeyEntry>> store = Stores.keyValueStoreBuilder(
+                        Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(), new KeyEntrySerde());
                 Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders());
                 stores.add(WriteBackStore.builder(store));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
@@ -121,7 +138,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, Handled> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
@@ -129,27 +146,34 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         this.watermark = context.getStateStore(WATERMARK_STORE);
         this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), context.getStateStore(RequestIds.COMMANDS_STORE),
                 dedupWindowMs);
-        keysWithState = 0;
-        if (defaultPlanMaxKeys > 0) {
-            try (KeyValueIterator<String, byte[]> all = states.all()) {
-                while (all.hasNext()) {
-                    all.next();
-                    keysWithState++;
-                }
-            }
-        }
-        // Kafka Streams initializes the same processor again when it revives its task from the changelog.
+        // Kafka Streams initializes the same processor again when it revives its task from the changelog:
+        // what it kept in memory then belongs to state that may have been rolled back, so it starts from the stores.
         clock = Long.MIN_VALUE;
         Long stored = watermark.get(SWEPT_TO);
         sweptTo = stored == null ? Long.MIN_VALUE : stored;
+        Long lastWrite = watermark.get(LAST_USAGE_WRITE);
+        Long closedBefore = watermark.get(USAGE_CLOSED_BEFORE);
+        usage = new UsageLedger(context.taskId().toString(), lastWrite == null ? 0 : lastWrite,
+                closedBefore == null ? Long.MIN_VALUE : closedBefore);
+        keysWithState = 0;
+        try (KeyValueIterator<String, KeyEntry> all = states.all()) {
+            while (all.hasNext()) {
+                KeyValue<String, KeyEntry> entry = all.next();
+                if (entry.value != null) {
+                    keysWithState += entry.value.hasState() ? 1 : 0;
+                    usage.restore(entry.key, entry.value);
+                }
+            }
+        }
         context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
+        context.schedule(Duration.ofMillis(usageIntervalMs), PunctuationType.WALL_CLOCK_TIME, this::writeUsage);
     }
 
     @Override
-    public void process(FixedKeyRecord<String, KeyInput> record) {
+    public void process(Record<String, KeyInput> record) {
         RequestEvent request = record.value().request();
         if (request == null) {
-            context.forward(record.withValue(apply(record.value().command(), record.timestamp())));
+            context.forward(record.withValue(apply(record.value().command(), record.timestamp())), HANDLED);
             return;
         }
         clock = Math.max(clock, record.timestamp());
@@ -157,7 +181,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         Decision original = requestIds.original(id, request, record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
-            context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo(), sweptTo))));
+            context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo()))), HANDLED);
             return;
         }
         long bound = bound();
@@ -168,7 +192,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
-        context.forward(record.withValue(Handled.of(decided)));
+        context.forward(record.withValue(Handled.of(decided)), HANDLED);
     }
 
     private Decided decide(RequestEvent request, long time, Rejection late) {
@@ -181,19 +205,33 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         if (plan == null) {
             return rejected(request, planId, Reason.UNKNOWN_PLAN, time, late);
         }
-        KeyState stored = storedState(request.apiKey());
+        KeyEntry entry = states.get(request.apiKey());
+        KeyState stored = stateOf(request.apiKey(), entry);
         if (stored == null && assigned == null && defaultPlanMaxKeys > 0 && keysWithState >= defaultPlanMaxKeys) {
             // A flood of unknown keys would otherwise take memory for each: the default plan admits new keys
             // only while the task holds fewer than the cap; assigned keys are always admitted.
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
         }
         Evaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
-        states.put(request.apiKey(), KeyStateCodec.encode(evaluation.state()));
+        Decision decision = Decisions.of(request, evaluation);
+        KeyEntry updated = entry == null ? KeyEntry.of(evaluation.state()) : entry.withState(evaluation.state());
+        if (Decided.isPolicyDecision(decision)) {
+            KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
+            // Only a crash under at-least-once can bring back a decision in an hour already closed: not counted again.
+            if (delta.hour().toEpochMilli() >= firstOpenHour()) {
+                updated = usage.count(updated, delta);
+            }
+        }
+        states.put(request.apiKey(), updated);
         if (stored == null) {
             keysWithState++;
         }
-        return new Decided(Decisions.of(request, evaluation), Decisions.exceeded(request, evaluation), request.replyTo(),
-                request.cost(), plan.quotaLimit(), sweptTo, late);
+        return new Decided(decision, Decisions.exceeded(request, evaluation), request.replyTo(), late);
+    }
+
+    /** The start of the earliest hour that does not end by the watermark: the hour it falls in. */
+    private long firstOpenHour() {
+        return sweptTo == Long.MIN_VALUE ? Long.MIN_VALUE : Math.floorDiv(sweptTo, KeyEntry.HOUR_MS) * KeyEntry.HOUR_MS;
     }
 
     /** The earliest time anything may be decided or applied at now. */
@@ -225,7 +263,8 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
         String planId = planIdOf(command.apiKey());
         Plan plan = planId == null ? null : plan(planId);
-        KeyState stored = storedState(command.apiKey());
+        KeyEntry entry = states.get(command.apiKey());
+        KeyState stored = stateOf(command.apiKey(), entry);
         KeyCommands.Applied applied = KeyCommands.apply(plan, stored, command, Math.max(recordTime, bound()));
         if (!applied.applied()) {
             return notApplied(command, "COMMAND_NOT_APPLICABLE", applied.problem());
@@ -233,10 +272,11 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         if (command.commandId() != null) {
             requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
         }
-        if (applied.state() == null) {
+        KeyEntry updated = entry == null ? KeyEntry.of(applied.state()) : entry.withState(applied.state());
+        if (updated.isEmpty()) {
             states.delete(command.apiKey());
         } else {
-            states.put(command.apiKey(), KeyStateCodec.encode(applied.state()));
+            states.put(command.apiKey(), updated);
         }
         keysWithState += (applied.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
         LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
@@ -277,13 +317,12 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         }
     }
 
-    private KeyState storedState(String apiKey) {
-        byte[] bytes = states.get(apiKey);
-        if (bytes == null) {
+    private static KeyState stateOf(String apiKey, KeyEntry entry) {
+        if (entry == null) {
             return null;
         }
         try {
-            return KeyStateCodec.decode(bytes);
+            return entry.state();
         } catch (IllegalArgumentException e) {
             // Only a bug or a downgrade can cause this; counting afresh beats stopping every key of the task.
             LOG.error("Discarding unreadable state of key {}: {}", apiKey, e.getMessage());
@@ -293,7 +332,7 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
 
     private Decided rejected(RequestEvent request, String plan, Reason reason, long time, Rejection late) {
         return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, time),
-                List.of(), request.replyTo(), request.cost(), 0, sweptTo, late);
+                List.of(), request.replyTo(), late);
     }
 
     private void expireIdleKeys(long streamTime) {
@@ -307,27 +346,73 @@ final class QuotaProcessor implements FixedKeyProcessor<String, KeyInput, Handle
         // The sweep reads every key of the task's store: its cost grows with the active keys, so operators may time it.
         long startNanos = System.nanoTime();
         long scanned = 0;
-        List<String> idle = new ArrayList<>();
-        try (KeyValueIterator<String, byte[]> all = states.all()) {
+        List<KeyValue<String, KeyEntry>> changed = new ArrayList<>();
+        try (KeyValueIterator<String, KeyEntry> all = states.all()) {
             while (all.hasNext()) {
-                KeyValue<String, byte[]> entry = all.next();
+                KeyValue<String, KeyEntry> entry = all.next();
                 scanned++;
-                if (isIdle(entry.value, idleBefore)) {
-                    idle.add(entry.key);
+                KeyEntry swept = swept(entry.value, idleBefore);
+                if (entry.value == null || swept != entry.value) {
+                    changed.add(KeyValue.pair(entry.key, swept));
                 }
             }
         }
-        idle.forEach(states::delete);
-        keysWithState -= idle.size();
-        LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted in {} us", context.taskId(), scanned, idle.size(),
-                (System.nanoTime() - startNanos) / 1000);
+        long deleted = 0;
+        for (KeyValue<String, KeyEntry> change : changed) {
+            if (change.value == null) {
+                states.delete(change.key);
+                deleted++;
+            } else {
+                states.put(change.key, change.value);
+            }
+        }
+        LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted, {} trimmed in {} us", context.taskId(), scanned,
+                deleted, changed.size() - deleted, (System.nanoTime() - startNanos) / 1000);
     }
 
-    private static boolean isIdle(byte[] state, long idleBefore) {
+    /**
+     * The entry without what the sweep lets go: its state once idle by the watermark, and its figures
+     * of hours a completed usage write closed. The same entry when nothing goes; null when all of it does.
+     */
+    private KeyEntry swept(KeyEntry entry, long idleBefore) {
+        if (entry == null) {
+            return null;
+        }
+        boolean idle = entry.hasState() && isIdle(entry, idleBefore);
+        List<KeyEntry.Hour> kept = new ArrayList<>(entry.hours().size());
+        for (KeyEntry.Hour hour : entry.hours()) {
+            if (hour.hourMs() >= usage.closedBefore()) {
+                kept.add(hour);
+            }
+        }
+        if (!idle && kept.size() == entry.hours().size()) {
+            return entry;
+        }
+        if (idle) {
+            keysWithState--;
+        }
+        KeyEntry swept = (idle ? entry.withState(null) : entry).withHours(kept);
+        return swept.isEmpty() ? null : swept;
+    }
+
+    private static boolean isIdle(KeyEntry entry, long idleBefore) {
         try {
-            return KeyStateCodec.idleFrom(state) <= idleBefore;
+            return entry.idleFrom() <= idleBefore;
         } catch (IllegalArgumentException e) {
             return true;
+        }
+    }
+
+    /** The usage interval's write: figures and plan shares that changed, and the write's numbers beside them. */
+    private void writeUsage(long now) {
+        boolean moved = usage.write(firstOpenHour(),
+                keyUsage -> context.forward(new Record<>(QuotaTopology.hourKey(keyUsage.apiKey(), keyUsage.hour()), keyUsage, now),
+                        KEY_USAGE),
+                share -> context.forward(new Record<>(QuotaTopology.hourKey(share.usage().plan(), share.usage().hour()), share, now),
+                        PLAN_USAGE_SHARE));
+        if (moved) {
+            watermark.put(LAST_USAGE_WRITE, usage.lastWrite());
+            watermark.put(USAGE_CLOSED_BEFORE, usage.closedBefore());
         }
     }
 

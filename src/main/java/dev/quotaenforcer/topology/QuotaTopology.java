@@ -5,6 +5,7 @@ import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.CommandParser;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
+import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
@@ -45,10 +46,8 @@ public final class QuotaTopology {
     public static final String PLAN_CATALOG_STORE = "plan-catalog";
     /** Global store of key assignments: API key to plan id. */
     public static final String KEY_CATALOG_STORE = "key-catalog";
-    /** Per-task store of key states. */
+    /** Per-task store of key entries: each key's limiter state and usage of its open hours. */
     public static final String STATE_STORE = QuotaProcessor.STATE_STORE;
-    /** Store of usage per key and hour, in the deciding task. */
-    public static final String USAGE_STORE = HourlyUsageStore.NAME;
     /** Per-task store of the request ids remembered as idempotency keys, in batches. */
     public static final String REQUEST_IDS_STORE = RequestIds.STORE;
     /** Store of usage per plan and hour. */
@@ -172,21 +171,24 @@ public final class QuotaTopology {
         KStream<String, KeyInput> keyInputs = checked.get("rekeyed-passed")
                 .mapValues(RekeyedInputCheck.Checked::input, Named.as("rekeyed-checked"))
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
-        KStream<String, Handled> handled = placed
+        KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as("inputs-by-key"))
-                .processValues(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
-                        config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys()), Named.as("quota-decider"));
+                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
+                        config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
+                        config.usageIntervalMs()), Named.as("quota-decider"));
+        buildUsage(decider);
 
         KStream<String, Intake> rejected = routes.get("intake-rejected");
         deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
         KStream<String, Handled> answered = rejected
                 .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
                 .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(), Handled.of(
-                        new Decided(intake.answer(), List.of(), intake.answerTo(), 0, 0, Long.MIN_VALUE, null))), Named.as("invalid-request-decision"));
+                        new Decided(intake.answer(), List.of(), intake.answerTo(), null))), Named.as("invalid-request-decision"));
 
         // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: one
         // publisher sends every outcome straight to the node it is for, named below.
-        KStream<String, Object> outcomes = handled.merge(answered, Named.as("all-handled"))
+        KStream<String, Object> outcomes = OutcomePublisher.<Handled>carrying(decider)
+                .merge(answered, Named.as(QuotaProcessor.HANDLED))
                 .processValues(() -> new OutcomePublisher(stats), Named.as("outcome-publisher"));
         OutcomePublisher.<Decision>carrying(outcomes).to(topics.decisions().name(),
                 topics.decisions().produced().withName(OutcomePublisher.DECISIONS));
@@ -197,7 +199,6 @@ public final class QuotaTopology {
         OutcomePublisher.<Block>carrying(outcomes)
                 .process(BlockLapses.supplier(), Named.as(OutcomePublisher.BLOCKS))
                 .to(topics.blocks().name(), topics.blocks().produced().withName("blocks-sink"));
-        buildUsage(OutcomePublisher.carrying(outcomes));
         deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
         deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.LATE);
     }
@@ -225,18 +226,11 @@ public final class QuotaTopology {
      * Per key and calendar hour (of event time), what was allowed and denied, counted in the deciding
      * task and written once per usage interval; per plan and hour, the sum of the tasks' shares.
      */
-    private void buildUsage(KStream<String, Decided> decided) {
-        Map<String, KStream<String, UsageReport>> reports = decided
-                .process(UsageRecorder.supplier(config.usageIntervalMs()), Named.as(OutcomePublisher.USAGE))
-                .split(Named.as("usage-"))
-                .branch((key, report) -> report.isKeyUsage(), Branched.as("key"))
-                .defaultBranch(Branched.as("plan-share"));
-        reports.get("usage-key")
-                .mapValues(UsageReport::keyUsage, Named.as("key-usage"))
-                .to(topics.usage().name(), topics.usage().produced());
-        reports.get("usage-plan-share")
-                .mapValues(UsageReport::planPart, Named.as("plan-usage-share"))
-                .repartition(Repartitioned.<String, UsageReport.PlanUsagePart>as(Topics.PLAN_USAGE_SHARES.name())
+    private void buildUsage(KStream<String, Object> decider) {
+        OutcomePublisher.<KeyUsage>carrying(decider).to(topics.usage().name(),
+                topics.usage().produced().withName(QuotaProcessor.KEY_USAGE));
+        OutcomePublisher.<PlanUsagePart>carrying(decider)
+                .repartition(Repartitioned.<String, PlanUsagePart>as(Topics.PLAN_USAGE_SHARES.name())
                         .withKeySerde(Topics.PLAN_USAGE_SHARES.keySerde())
                         .withValueSerde(Topics.PLAN_USAGE_SHARES.valueSerde()))
                 .processValues(PlanUsageTotals.supplier(topics.planUsage().valueSerde()), Named.as("plan-usage-totals"))
@@ -248,6 +242,17 @@ public final class QuotaTopology {
         long[] ids = {0};
         RequestIdBatch.SERDE.deserializer().deserialize(null, batch).forEach((id, time, decision) -> ids[0]++);
         return ids[0];
+    }
+
+    /** How many bytes of a {@link #STATE_STORE} changelog value are the key's limiter state (0 for none). */
+    public static int keyStateBytesIn(byte[] entry) {
+        byte[] state = KeyEntrySerde.read(entry).stateBytes();
+        return state == null ? 0 : state.length;
+    }
+
+    /** How many hourly usage figures a {@link #STATE_STORE} changelog value holds. */
+    public static long usageHoursIn(byte[] entry) {
+        return KeyEntrySerde.read(entry).hours().size();
     }
 
     /** The key of an hour's figure of a key or plan, {@code <id>@<hour>}, in the usage topics and the plan usage store. */

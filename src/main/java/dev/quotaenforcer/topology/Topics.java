@@ -61,8 +61,8 @@ public record Topics(
             new Topic<>(REKEYED_COMMANDS, Serdes.String(), new JsonSerde<>(KeyCommand.class));
 
     /** The repartition topic each task's share of a plan's hour goes through to be summed, keyed {@code <plan>@<hour>}. */
-    static final Topic<String, UsageReport.PlanUsagePart> PLAN_USAGE_SHARES =
-            new Topic<>("plan-usage-shares", Serdes.String(), new JsonSerde<>(UsageReport.PlanUsagePart.class));
+    static final Topic<String, PlanUsagePart> PLAN_USAGE_SHARES =
+            new Topic<>("plan-usage-shares", Serdes.String(), new JsonSerde<>(PlanUsagePart.class));
 
     /** JSON of per-key hourly usage, as written to the usage topic. */
     static final FieldJsonSerde<KeyUsage> KEY_USAGE_SERDE = FieldJsonSerde.keyUsage();

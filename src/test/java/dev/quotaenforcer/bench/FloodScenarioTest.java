@@ -23,9 +23,9 @@ class FloodScenarioTest {
         // Sorted by reason, as PrometheusText.sumBy returns them.
         m.decisionsByReason = new TreeMap<>(Map.of("OK", (double) admitted, "UNKNOWN_API_KEY", (double) refused));
         m.decisionsByPlan = Map.of("flood", (double) admitted, "none", (double) refused);
-        m.state = new StateScenario.Changelog(admitted, 36 * admitted, 27 * admitted, 27);
-        m.usage = new StateScenario.Changelog(admitted, 50 * admitted, 83 * admitted, 83);
-        m.requestIds = new StateScenario.Changelog(admitted, 60 * admitted, 370 * admitted, 380);
+        m.state = new StateScenario.Changelog(admitted, 36 * admitted, 44 * admitted, 44, 27 * admitted, 27);
+        m.usage = new StateScenario.Changelog(admitted, 36 * admitted, 44 * admitted, 44, 44 * admitted, 44);
+        m.requestIds = new StateScenario.Changelog(admitted, 60 * admitted, 370 * admitted, 380, 370 * admitted, 380);
         m.idle = new ProcessMemory.Resident(200 * MIB, 210 * MIB);
         m.loaded = new ProcessMemory.Resident(500 * MIB, peakRssMib * MIB);
         m.heapLoaded = new ProcessMemory.Heap(400 * MIB, 300 * MIB, 60 * MIB);

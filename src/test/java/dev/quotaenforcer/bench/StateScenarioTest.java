@@ -24,9 +24,8 @@ class StateScenarioTest {
         m.decideSeconds = 20;
         m.decisions = decisions;
         m.predictedValueBytes = 26.9;
-        m.state = new StateScenario.Changelog(keys, 9L * keys, 27L * keys, maxValueBytes);
-        m.usage = new StateScenario.Changelog(keys, 17L * keys, 83L * keys, 83);
-        m.requestIds = new StateScenario.Changelog(keys, 30L * keys, 370L * keys, 380);
+        m.state = new StateScenario.Changelog(keys, 9L * keys, 44L * keys, maxValueBytes + 17, 27L * keys, maxValueBytes);
+        m.requestIds = new StateScenario.Changelog(keys, 30L * keys, 370L * keys, 380, 370L * keys, 380);
         m.stateLogBytes = 46L * keys;
         m.rocksDbBytes = 43L * keys;
         m.idle = new ProcessMemory.Resident(200 * (long) MIB, 200 * (long) MIB);
@@ -37,7 +36,7 @@ class StateScenarioTest {
         m.sweeps = List.of(new EnforcerLogLines.Sweep("4_0", keys / 2, 0, 2000),
                 new EnforcerLogLines.Sweep("4_0", keys / 2 + 10, 0, 3000), new EnforcerLogLines.Sweep("4_1", keys / 2 - 10, 0, 5000));
         m.readySeconds = readySeconds;
-        m.restore = new EnforcerLogLines.Restore(2L * keys, 4000, Map.of("quota-state", (long) keys, "usage-by-hour", (long) keys), 12);
+        m.restore = new EnforcerLogLines.Restore(2L * keys, 4000, Map.of("quota-state", (long) keys, "quota-watermark", 3L), 12);
         m.restored = new ProcessMemory.Resident(350 * (long) MIB, 360 * (long) MIB);
         return m;
     }
@@ -46,7 +45,9 @@ class StateScenarioTest {
     void figuresArePerKeyAndTheSweepIsEachTasksLast() {
         ScenarioResult result = scenario.result(measured(1000, 1000, 27, 450, 12));
 
-        assertEquals(27.0, result.figures().get("valueBytesPerKey").value(), 1e-9);
+        assertEquals(44.0, result.figures().get("valueBytesPerKey").value(), 1e-9);
+        assertEquals(27.0, result.figures().get("stateValueBytesPerKey").value(), 1e-9);
+        assertEquals(17.0, result.figures().get("usageValueBytesPerKey").value(), 1e-9);
         assertEquals(46.0, result.figures().get("changelogBytesPerKey").value(), 1e-9);
         assertEquals(43.0, result.figures().get("rocksDbBytesPerKey").value(), 1e-9);
         assertEquals(400.0, result.figures().get("requestIdBytesPerRequest").value(), 1e-9);

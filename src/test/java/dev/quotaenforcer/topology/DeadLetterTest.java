@@ -126,6 +126,6 @@ class DeadLetterTest {
         Decision decision = enforcer.decide("k-1", "good", at(0, 4));
         assertTrue(decision.allowed());
         assertEquals(99, decision.remaining(), "poison records consumed nothing");
-        assertNull(enforcer.stateStore().get("7"));
+        assertNull(enforcer.keyState("7"));
     }
 }

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.Decision;
@@ -218,8 +219,14 @@ final class EnforcerDriver implements AutoCloseable {
         return deadLetters.readRecordsToList();
     }
 
-    KeyValueStore<String, byte[]> stateStore() {
+    KeyValueStore<String, KeyEntry> stateStore() {
         return driver.getKeyValueStore(QuotaTopology.STATE_STORE);
+    }
+
+    /** The key's limiter state in its entry, or null when it has none. */
+    KeyState keyState(String apiKey) {
+        KeyEntry entry = stateStore().get(apiKey);
+        return entry == null ? null : entry.state();
     }
 
     static byte[] bytes(String text) {

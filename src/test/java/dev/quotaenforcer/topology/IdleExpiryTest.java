@@ -37,15 +37,15 @@ class IdleExpiryTest {
         enforcer.send("quiet", "q-1", at(10, 0));
         enforcer.send("busy", "b-1", at(10, 0));
         enforcer.decisions();
-        assertNotNull(enforcer.stateStore().get("quiet"));
+        assertNotNull(enforcer.keyState("quiet"));
 
         enforcer.send("busy", "b-2", at(64, 59));
-        assertNotNull(enforcer.stateStore().get("quiet"), "13:00 plus the 5-minute grace has not passed");
+        assertNotNull(enforcer.keyState("quiet"), "13:00 plus the 5-minute grace has not passed");
 
         enforcer.send("busy", "b-3", at(65, 0));
 
-        assertNull(enforcer.stateStore().get("quiet"), "deleted once the newest event reached 13:05");
-        assertNotNull(enforcer.stateStore().get("busy"));
+        assertNull(enforcer.keyState("quiet"), "deleted once the newest event reached 13:05");
+        assertNotNull(enforcer.keyState("busy"));
     }
 
     @Test
@@ -65,7 +65,7 @@ class IdleExpiryTest {
         enforcer.burst("quiet", "q", 5, at(10, 0));
         enforcer.send("busy", "b", at(75, 0));
         enforcer.decisions();
-        assertNull(enforcer.stateStore().get("quiet"));
+        assertNull(enforcer.keyState("quiet"));
 
         assertEquals(99, enforcer.decide("quiet", "again", at(76, 0)).remaining());
     }

@@ -92,8 +92,8 @@ class LatenessBoundTest {
                 enforcer.send("busy", "b-2", at(120, 0));
                 enforcer.decisions();
             }
-            assertNull(sweeping.stateStore().get("k-r"), "idle since 13:00, deleted once the watermark passed it");
-            assertNotNull(keeping.stateStore().get("k-r"));
+            assertNull(sweeping.keyState("k-r"), "idle since 13:00, deleted once the watermark passed it");
+            assertNotNull(keeping.keyState("k-r"));
 
             sweeping.sendRekeyed("k-r", "held-back", at(20, 0), at(20, 0));
             keeping.sendRekeyed("k-r", "held-back", at(20, 0), at(20, 0));
@@ -136,8 +136,8 @@ class LatenessBoundTest {
                 assertEquals(kept, swept, "seed " + seed);
                 assertEquals(keeping.usage(), sweeping.usage(), "seed " + seed);
                 assertEquals(keeping.deadLetters().size(), sweeping.deadLetters().size(), "seed " + seed);
-                assertNull(sweeping.stateStore().get("k-1"), "seed " + seed + ": keys were deleted along the way");
-                assertNotNull(keeping.stateStore().get("k-1"));
+                assertNull(sweeping.keyState("k-1"), "seed " + seed + ": keys were deleted along the way");
+                assertNotNull(keeping.keyState("k-1"));
             }
         }
     }

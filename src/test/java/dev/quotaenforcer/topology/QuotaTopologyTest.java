@@ -64,8 +64,8 @@ class QuotaTopologyTest {
                 .filter(sub -> sub.nodes().stream().anyMatch(node -> node.name().equals("quota-decider")))
                 .findFirst().orElseThrow();
         assertTrue(deciding.nodes().stream().anyMatch(node -> node instanceof TopologyDescription.Processor processor
-                        && processor.stores().contains(QuotaTopology.USAGE_STORE)),
-                "usage per key and hour is counted beside the key's state: " + deciding);
+                        && node.name().equals("quota-decider") && processor.stores().contains(QuotaTopology.STATE_STORE)),
+                "usage per key and hour is counted into the key's entry by the processor that decides: " + deciding);
         assertTrue(description.subtopologies().stream().flatMap(sub -> sub.nodes().stream())
                 .filter(node -> node instanceof TopologyDescription.Source)
                 .noneMatch(node -> ((TopologyDescription.Source) node).topicSet().contains("usage-repartition")),
@@ -156,7 +156,7 @@ class QuotaTopologyTest {
         // Denied by the per-second window: the minute counter and the hourly quota must not move.
         assertEquals(0, enforcer.burst("k-tight", "denied", 50, at(0, 0)));
 
-        KeyState state = KeyStateCodec.decode(enforcer.stateStore().get("k-tight"));
+        KeyState state = enforcer.keyState("k-tight");
 
         assertEquals(3, state.slots().size());
         assertEquals(3, ((WindowCount) state.slots().get(0).state()).used());
@@ -212,10 +212,13 @@ class QuotaTopologyTest {
     void storesOneCompactValuePerApiKey() {
         enforcer.burst("k-1", "r", 42, at(0, 59));
 
-        byte[] state = enforcer.stateStore().get("k-1");
+        KeyEntry entry = enforcer.stateStore().get("k-1");
+        byte[] state = entry.stateBytes();
 
-        System.out.println("Key state for a sliding-window counter plus an hourly quota: " + state.length + " bytes");
+        System.out.println("Key state for a sliding-window counter plus an hourly quota: " + state.length + " bytes, in an entry of "
+                + KeyEntrySerde.write(entry).length + " bytes with the hour's usage");
         assertTrue(state.length <= 32, "state is " + state.length + " bytes");
+        assertEquals(1, entry.hours().size(), "the key's usage of the hour is in the same entry");
         assertNull(enforcer.stateStore().get("stranger"));
     }
 

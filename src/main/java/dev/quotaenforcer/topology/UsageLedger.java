@@ -1,0 +1,131 @@
+package dev.quotaenforcer.topology;
+
+import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.PlanUsage;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * A task's hourly usage, counted into its keys' entries ({@link KeyEntry}) as it decides, and what
+ * of it is due at the next usage write: the figures that changed, per key, and the task's share of
+ * each plan's hour that changed.
+ *
+ * <p>Counting is exact: every decision's figure is in the entry the decision writes, committed with
+ * it. Writing is what the interval paces, so a busy key costs one usage record per interval instead
+ * of one per commit. Each figure carries the number of the write due to take it out, and the task
+ * keeps the number of its last completed write beside its entries, committed with them: on restart,
+ * the figures with a later number are the ones a crash kept from being written. Marking them costs
+ * one record per write, not one per figure.
+ *
+ * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
+ * nothing more, so no decision comes too late for its hour. The first write after an hour closed
+ * takes out the last of its figures and its plan shares; from then on ({@link #closedBefore}) its
+ * figures may leave the entries, and the plan shares are recomputed from the entries on restart
+ * without them.
+ */
+final class UsageLedger {
+
+    private final String task;
+    /** Figures counted since the last write: what the next write takes out. */
+    private final Map<KeyHour, KeyUsage> unwritten = new LinkedHashMap<>();
+    private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
+    private final Set<PlanHour> changedPlanShares = new LinkedHashSet<>();
+    /** The number of the next write: every figure counted now goes out with it. */
+    private long nextWrite;
+    /** Hours starting before this were closed at a completed write: written in full, plan shares too. */
+    private long closedBefore;
+
+    /**
+     * @param lastWrite    the number of the task's last completed write (0 for none)
+     * @param closedBefore the start of the first hour not closed at that write (Long.MIN_VALUE for none)
+     */
+    UsageLedger(String task, long lastWrite, long closedBefore) {
+        this.task = task;
+        this.nextWrite = lastWrite + 1;
+        this.closedBefore = closedBefore;
+    }
+
+    /**
+     * Takes in a stored entry's figures as the task starts: each counts towards its plan's share, and
+     * those counted after the last completed write are due.
+     */
+    void restore(String apiKey, KeyEntry entry) {
+        for (KeyEntry.Hour hour : entry.hours()) {
+            if (hour.hourMs() < closedBefore) {
+                continue;
+            }
+            KeyUsage usage = hour.usage(apiKey);
+            addToPlanShare(usage, 1);
+            if (hour.write() >= nextWrite) {
+                unwritten.put(new KeyHour(apiKey, hour.hourMs()), usage);
+            }
+        }
+    }
+
+    /** The entry with one decision's usage ({@code delta}) counted into its hour's figure. */
+    KeyEntry count(KeyEntry entry, KeyUsage delta) {
+        long hourMs = delta.hour().toEpochMilli();
+        KeyEntry.Hour before = entry.hour(hourMs);
+        KeyUsage beforeUsage = before == null ? null : before.usage(delta.apiKey());
+        KeyUsage after = beforeUsage == null ? delta : beforeUsage.plus(delta);
+        unwritten.put(new KeyHour(delta.apiKey(), hourMs), after);
+        if (beforeUsage != null) {
+            addToPlanShare(beforeUsage, -1);
+        }
+        addToPlanShare(after, 1);
+        return entry.withHour(KeyEntry.Hour.of(after, nextWrite));
+    }
+
+    /**
+     * Sends what changed since the last write: each figure to {@code keys}, each plan share to
+     * {@code plans}; hours starting before {@code firstOpenHour} are closed by this write. Returns
+     * whether the write numbers to keep beside the entries ({@link #lastWrite}, {@link #closedBefore}) moved.
+     */
+    boolean write(long firstOpenHour, Consumer<KeyUsage> keys, Consumer<PlanUsagePart> plans) {
+        boolean moved = false;
+        if (!unwritten.isEmpty()) {
+            unwritten.values().forEach(keys);
+            unwritten.clear();
+            // An idle task writes nothing, not even its write's number.
+            nextWrite++;
+            moved = true;
+        }
+        for (PlanHour planHour : changedPlanShares) {
+            plans.accept(new PlanUsagePart(task, planShares.get(planHour)));
+        }
+        changedPlanShares.clear();
+        if (firstOpenHour > closedBefore) {
+            closedBefore = firstOpenHour;
+            planShares.keySet().removeIf(planHour -> planHour.hourMs() < firstOpenHour);
+            moved = true;
+        }
+        return moved;
+    }
+
+    long lastWrite() {
+        return nextWrite - 1;
+    }
+
+    long closedBefore() {
+        return closedBefore;
+    }
+
+    private void addToPlanShare(KeyUsage usage, int sign) {
+        PlanHour planHour = new PlanHour(usage.plan(), usage.hour().toEpochMilli());
+        PlanUsage share = planShares.get(planHour);
+        planShares.put(planHour, (share == null ? PlanUsage.none(usage.plan(), usage.hour()) : share).with(usage, sign));
+        changedPlanShares.add(planHour);
+    }
+
+    /** A key's hour, as unwritten figures are kept (no text formatting per decision). */
+    private record KeyHour(String apiKey, long hourMs) {
+    }
+
+    /** A plan's hour, as the plan shares are kept. */
+    private record PlanHour(String plan, long hourMs) {
+    }
+}
