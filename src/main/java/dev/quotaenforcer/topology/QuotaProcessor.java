@@ -89,7 +89,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private final int defaultPlanMaxKeys;
     private final long usageIntervalMs;
     private final PlanCache plans = new PlanCache();
-    /** Keys with state in this task's store, kept only while the default plan's key cap applies. */
+    /** Entries of this task with a limiter state: what the default plan's key cap counts. */
     private long keysWithState;
     private RequestIds requestIds;
     private UsageLedger usage;
