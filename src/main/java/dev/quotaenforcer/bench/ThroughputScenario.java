@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.admin.Admin;
@@ -77,8 +79,12 @@ public final class ThroughputScenario implements Scenario {
      * One measured run: an application, its guarantee, how long it took to do every input record and
      * the CPU its own threads (stream thread, producer, consumer) used meanwhile.
      */
-    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds, long written,
-               Map<String, Double> profile) {
+    record Run(String application, String guarantee, long records, double seconds, double cpuSeconds,
+               Map<String, Long> writtenByTopic, Map<String, Double> profile) {
+
+        long written() {
+            return writtenByTopic.values().stream().mapToLong(Long::longValue).sum();
+        }
 
         double perSecond() {
             return records / seconds;
@@ -95,7 +101,7 @@ public final class ThroughputScenario implements Scenario {
 
         /** Records appended to the broker's topics (outputs, changelogs, repartitions, transaction markers) per input record. */
         double writtenPerRecord() {
-            return (double) written / records;
+            return (double) written() / records;
         }
     }
 
@@ -185,7 +191,7 @@ public final class ThroughputScenario implements Scenario {
         properties.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         properties.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
         long before = written(cluster, copyTopic(guarantee));
-        long writtenBefore = writtenBesides(cluster, topics.requests().name());
+        Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
         try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
             streams.start();
             return time(context, cluster, "byte-copy", application, guarantee, events, topics.requests().name(),
@@ -195,7 +201,7 @@ public final class ThroughputScenario implements Scenario {
 
     private Run timeEnforcer(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
                              long events, Path work) throws Exception {
-        String application = "bench-enforcer-" + guarantee.replace('_', '-');
+        String application = enforcerApplication(guarantee);
         Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
         settings.putAll(cluster);
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
@@ -207,7 +213,7 @@ public final class ThroughputScenario implements Scenario {
         settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, TRACE_LATENESS.toMillis());
         // Both enforcer runs write the same decisions topic: the second counts only what it adds.
         long before = written(cluster, topics.decisions().name());
-        long writtenBefore = writtenBesides(cluster, topics.requests().name());
+        Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
             Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
                     topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
@@ -219,6 +225,10 @@ public final class ThroughputScenario implements Scenario {
         }
     }
 
+    private static String enforcerApplication(String guarantee) {
+        return "bench-enforcer-" + guarantee.replace('_', '-');
+    }
+
     /**
      * Seconds from the application running until it has done every record. Under exactly-once that
      * is when its committed input offsets reach the end (offsets commit with the outputs); under
@@ -226,7 +236,7 @@ public final class ThroughputScenario implements Scenario {
      * beyond the {@code before} it held when the application started.
      */
     private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
-                     String guarantee, long events, String input, String output, long before, long writtenBefore,
+                     String guarantee, long events, String input, String output, long before, Map<String, Long> writtenBefore,
                      BooleanSupplier running)
             throws Exception {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
@@ -245,7 +255,7 @@ public final class ThroughputScenario implements Scenario {
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, writtenBesides(admin, input) - writtenBefore,
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, since(writtenBesides(admin, input), writtenBefore),
                             profile.shares(application));
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
@@ -275,6 +285,18 @@ public final class ThroughputScenario implements Scenario {
         return committed;
     }
 
+    /** What each topic gained since {@code before}, for the topics that gained anything. */
+    private static Map<String, Long> since(Map<String, Long> now, Map<String, Long> before) {
+        Map<String, Long> gained = new TreeMap<>();
+        now.forEach((topic, records) -> {
+            long added = records - before.getOrDefault(topic, 0L);
+            if (added > 0) {
+                gained.put(topic, added);
+            }
+        });
+        return gained;
+    }
+
     private static long written(Map<String, Object> cluster, String topic) throws Exception {
         try (Admin admin = Admin.create(cluster)) {
             return written(admin, topic);
@@ -283,29 +305,34 @@ public final class ThroughputScenario implements Scenario {
 
     /** Records written to a topic (its end offsets, summed), committed or not. */
     private static long written(Admin admin, String topic) throws Exception {
-        return written(admin, List.of(topic));
+        return written(admin, List.of(topic)).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
      * Counted before the application starts, as {@code before} is: it may copy or decide records
      * before {@link #time} sees it running.
      */
-    private static long writtenBesides(Map<String, Object> cluster, String input) throws Exception {
+    private static Map<String, Long> writtenBesides(Map<String, Object> cluster, String input) throws Exception {
         try (Admin admin = Admin.create(cluster)) {
             return writtenBesides(admin, input);
         }
     }
 
     /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
-    private static long writtenBesides(Admin admin, String input) throws Exception {
+    private static Map<String, Long> writtenBesides(Admin admin, String input) throws Exception {
         return written(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
     }
 
-    private static long written(Admin admin, List<String> topics) throws Exception {
+    /** Records in each topic (end offsets, summed over its partitions). */
+    private static Map<String, Long> written(Admin admin, List<String> topics) throws Exception {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
         admin.describeTopics(topics).allTopicNames().get().forEach((topic, description) -> description.partitions()
                 .forEach(partition -> ends.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest())));
-        return admin.listOffsets(ends).all().get().values().stream().mapToLong(ListOffsetsResultInfo::offset).sum();
+        Map<String, Long> written = new HashMap<>();
+        for (Map.Entry<TopicPartition, ListOffsetsResultInfo> end : admin.listOffsets(ends).all().get().entrySet()) {
+            written.merge(end.getKey().topic(), end.getValue().offset(), Long::sum);
+        }
+        return written;
     }
 
     private static void check(long deadline, String failure) {
@@ -358,6 +385,7 @@ public final class ThroughputScenario implements Scenario {
                 "enforcer / byte-copy", "byte-copy client CPU µs/record", "enforcer client CPU µs/decision",
                 "CPU ratio", "enforcer decisions/s per core", "byte-copy records written/record",
                 "enforcer records written/decision"), rows));
+        result.table(writtenTable(runs, events));
         result.table(profileTable(runs));
         result.chart(new Chart("Throughput", "records/s", bars));
         result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
@@ -370,6 +398,33 @@ public final class ThroughputScenario implements Scenario {
                 + "through how many decisions share a commit). Decisions/s per core is decisions per second of that client "
                 + "CPU. The stream threads' JFR recordings are kept beside the report as throughput-<application>.jfr.");
         return result.build();
+    }
+
+    /**
+     * Records each enforcer run appended per decision, by topic (the application id left out of
+     * Kafka Streams' own topic names), transaction markers included.
+     */
+    private static Table writtenTable(List<Run> runs, int events) {
+        List<Run> enforcerRuns = runs.stream().filter(run -> run.application().equals("enforcer")).toList();
+        Map<String, List<Long>> byTopic = new TreeMap<>();
+        for (int i = 0; i < enforcerRuns.size(); i++) {
+            String application = enforcerApplication(enforcerRuns.get(i).guarantee()) + "-";
+            for (Map.Entry<String, Long> topic : enforcerRuns.get(i).writtenByTopic().entrySet()) {
+                String name = topic.getKey().startsWith(application) ? topic.getKey().substring(application.length()) : topic.getKey();
+                List<Long> counts = byTopic.computeIfAbsent(name, n -> new ArrayList<>(Collections.nCopies(enforcerRuns.size(), 0L)));
+                counts.set(i, counts.get(i) + topic.getValue());
+            }
+        }
+        List<String> columns = new ArrayList<>(List.of("topic"));
+        enforcerRuns.forEach(run -> columns.add(run.guarantee()));
+        List<List<String>> rows = new ArrayList<>();
+        byTopic.forEach((topic, counts) -> {
+            List<String> row = new ArrayList<>(List.of(topic));
+            counts.forEach(count -> row.add(String.format(Locale.ROOT, "%.3f", (double) count / events)));
+            rows.add(row);
+        });
+        return new Table("Records the enforcer wrote per decision, by topic (end offsets, so transaction markers count)",
+                columns, rows);
     }
 
     /** Each area's share of the stream thread's execution samples, per run, in the order of the enforcer's first run. */
