@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Nearly every request id is new and none coalesces, so ids are not a store record each: they are
  * looked up in memory and written in batches ({@link RequestIdBatch}), one changelog record per task
- * and commit, into a store that writes back at commit ({@link WriteBackStore}); a batch whose ids
- * have all left the window is deleted. When the task starts, the ids are read back from the batches.
+ * and commit, into a RocksDB store that writes back at commit ({@link WriteBackStore}), so the
+ * batches' bytes stay off the heap and only the lookup map is on it; a batch whose ids have all
+ * left the window is deleted. When the task starts, the ids are read back from the batches.
  * Commands are rare and stay in a window store, filed by the broker's record timestamp.
  */
 final class RequestIds {
@@ -102,7 +103,7 @@ final class RequestIds {
     }
 
     static Set<StoreBuilder<?>> storeBuilders() {
-        return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), Serdes.Long(),
+        return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.Long(),
                         RequestIdBatch.SERDE)),
                 Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),
                         false), Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
