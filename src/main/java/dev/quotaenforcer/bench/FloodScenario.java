@@ -227,7 +227,7 @@ public final class FloodScenario implements Scenario {
                 + "leaves no state, usage or remembered id, so the figures per admitted key divide by the admitted keys. RSS "
                 + "growth per key counts all the process grew by, the heap the JVM committed and RocksDB's cache filling "
                 + "towards quota.rocksdb.memory.bytes among it, so it overstates a key's own cost when few keys are "
-                + "admitted; the reachable heap (`jcmd GC.class_histogram`) grows by the hourly usage and record caches.");
+                + "admitted; the reachable heap (`jcmd GC.class_histogram`) grows by the remembered request ids (key entries are in RocksDB).");
         if (m.cap > 0 && refused == 0) {
             result.note("No task reached the cap with " + m.requests + " keys over " + PARTITIONS + " tasks, so this run "
                     + "refused none: the full run, or a smaller cap given with --set "
