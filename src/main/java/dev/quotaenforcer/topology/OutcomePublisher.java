@@ -2,7 +2,6 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Block;
 import dev.quotaenforcer.event.QuotaExceeded;
-import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
@@ -32,15 +31,6 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
 
     OutcomePublisher(DecisionStats stats) {
         this.stats = stats;
-    }
-
-    /**
-     * The publisher's output seen as carrying the one type it sends to the node about to be attached:
-     * it forwards to each node by name, with that node's type only.
-     */
-    @SuppressWarnings("unchecked")
-    static <V> KStream<String, V> carrying(KStream<String, Object> outcomes) {
-        return (KStream<String, V>) (KStream<String, ?>) outcomes;
     }
 
     @Override

@@ -130,19 +130,14 @@ public final class QuotaTopology {
         RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
         ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
-        Map<String, KStream<String, Intake>> routes = builder
+        // The common path (placed on its key's partition, decided) is kept to as few nodes as it takes:
+        // the intake sends each request straight to the node named for it.
+        KStream<String, Object> intake = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
-                .processValues(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"))
-                .split(Named.as("intake-"))
-                .branch((key, intake) -> intake.isAccepted() && intake.placed(), Branched.as("placed"))
-                .branch((key, intake) -> intake.isAccepted(), Branched.as("misplaced"))
-                .defaultBranch(Branched.as("rejected"));
-
-        // The common path (placed on its key's partition, decided) is kept to as few nodes as it takes.
-        KStream<String, KeyInput> placed = routes.get("intake-placed")
-                .mapValues(intake -> KeyInput.of(intake.request()), Named.as("placed-input"));
-        KStream<String, KeyInput> rekeyed = routes.get("intake-misplaced")
-                .map((key, intake) -> KeyValue.pair(intake.request().apiKey(), intake.request()), Named.as("misplaced-request"))
+                .process(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"));
+        KStream<String, KeyInput> placed = carrying(intake);
+        KStream<String, KeyInput> rekeyed = QuotaTopology.<RequestEvent>carrying(intake)
+                .map((key, request) -> KeyValue.pair(request.apiKey(), request), Named.as(RequestIntake.MISPLACED))
                 .repartition(Repartitioned.<String, RequestEvent>as(Topics.REKEYED_REQUESTS)
                         .withKeySerde(Topics.REKEYED.keySerde())
                         .withValueSerde(Topics.REKEYED.valueSerde())
@@ -172,35 +167,34 @@ public final class QuotaTopology {
                 .mapValues(RekeyedInputCheck.Checked::input, Named.as("rekeyed-checked"))
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
-                .merge(keyInputs, Named.as("inputs-by-key"))
+                .merge(keyInputs, Named.as(RequestIntake.PLACED))
                 .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
                         config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
                         config.usageIntervalMs()), Named.as("quota-decider"));
         buildUsage(decider);
 
-        KStream<String, Intake> rejected = routes.get("intake-rejected");
-        deadLetters(rejected.mapValues(Intake::rejection, Named.as("request-rejection")), "request");
+        KStream<String, UnreadableRequest> rejected = carrying(intake);
+        deadLetters(rejected.mapValues(UnreadableRequest::rejection, Named.as(RequestIntake.REJECTED)), "request");
         KStream<String, Handled> answered = rejected
-                .filter((key, intake) -> intake.answer() != null, Named.as("answerable-rejection"))
-                .map((key, intake) -> KeyValue.pair(intake.answer().apiKey(), Handled.of(
-                        new Decided(intake.answer(), List.of(), intake.answerTo(), null))), Named.as("invalid-request-decision"));
+                .map((key, unreadable) -> KeyValue.pair(unreadable.answer().apiKey(), Handled.of(
+                        new Decided(unreadable.answer(), List.of(), unreadable.answerTo(), null))), Named.as(RequestIntake.ANSWERABLE));
 
         // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: one
         // publisher sends every outcome straight to the node it is for, named below.
-        KStream<String, Object> outcomes = OutcomePublisher.<Handled>carrying(decider)
+        KStream<String, Object> outcomes = QuotaTopology.<Handled>carrying(decider)
                 .merge(answered, Named.as(QuotaProcessor.HANDLED))
                 .processValues(() -> new OutcomePublisher(stats), Named.as("outcome-publisher"));
-        OutcomePublisher.<Decision>carrying(outcomes).to(topics.decisions().name(),
+        QuotaTopology.<Decision>carrying(outcomes).to(topics.decisions().name(),
                 topics.decisions().produced().withName(OutcomePublisher.DECISIONS));
-        OutcomePublisher.<ReplyRouting.Reply>carrying(outcomes).to(ReplyRouting.topic(),
+        QuotaTopology.<ReplyRouting.Reply>carrying(outcomes).to(ReplyRouting.topic(),
                 ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.REPLIES));
-        OutcomePublisher.<QuotaExceeded>carrying(outcomes).to(topics.exceeded().name(),
+        QuotaTopology.<QuotaExceeded>carrying(outcomes).to(topics.exceeded().name(),
                 topics.exceeded().produced().withName(OutcomePublisher.EXCEEDED));
-        OutcomePublisher.<Block>carrying(outcomes)
+        QuotaTopology.<Block>carrying(outcomes)
                 .process(BlockLapses.supplier(), Named.as(OutcomePublisher.BLOCKS))
                 .to(topics.blocks().name(), topics.blocks().produced().withName("blocks-sink"));
-        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
-        deadLetters(OutcomePublisher.<Rejection>carrying(outcomes), OutcomePublisher.LATE);
+        deadLetters(QuotaTopology.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
+        deadLetters(QuotaTopology.<Rejection>carrying(outcomes), OutcomePublisher.LATE);
     }
 
     /**
@@ -227,9 +221,9 @@ public final class QuotaTopology {
      * task and written once per usage interval; per plan and hour, the sum of the tasks' shares.
      */
     private void buildUsage(KStream<String, Object> decider) {
-        OutcomePublisher.<KeyUsage>carrying(decider).to(topics.usage().name(),
+        QuotaTopology.<KeyUsage>carrying(decider).to(topics.usage().name(),
                 topics.usage().produced().withName(QuotaProcessor.KEY_USAGE));
-        OutcomePublisher.<PlanUsagePart>carrying(decider)
+        QuotaTopology.<PlanUsagePart>carrying(decider)
                 .repartition(Repartitioned.<String, PlanUsagePart>as(Topics.PLAN_USAGE_SHARES.name())
                         .withKeySerde(Topics.PLAN_USAGE_SHARES.keySerde())
                         .withValueSerde(Topics.PLAN_USAGE_SHARES.valueSerde()))
@@ -260,6 +254,15 @@ public final class QuotaTopology {
         return id + "@" + InstantText.of(hour);
     }
 
+
+    /**
+     * The output of a processor that forwards to each of its children by name, seen as carrying the
+     * one type it sends to the node about to be attached.
+     */
+    @SuppressWarnings("unchecked")
+    private static <V> KStream<String, V> carrying(KStream<String, Object> forwarded) {
+        return (KStream<String, V>) (KStream<String, ?>) forwarded;
+    }
 
     /** The name of the node that writes the dead letters of {@code source}. */
     static String deadLetterNode(String source) {

@@ -4,27 +4,37 @@ import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.InvalidRequest;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.ReplyAddress;
+import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Reads raw request records: parses them and says whether each already sits on the partition of its
- * key, keyed by it. Records that do (the common case, from Java producers keyed by API key) are
- * decided in place; the rest are re-keyed through the repartition topic so that a key's count is
- * never split across tasks. It never changes a record's key, so Kafka Streams knows the records it
- * keeps in place need no repartitioning downstream either (usage is counted in the deciding task).
+ * Reads raw request records: parses them and sends each where it goes. Records that already sit on
+ * the partition of their key, keyed by it (the common case, from Java producers keyed by API key),
+ * go straight to the key's deciding processor; the rest are re-keyed through the repartition topic
+ * so that a key's count is never split across tasks; unreadable ones are dead-lettered and, when
+ * the gateway can be told, answered. It forwards to each of those nodes by name, where a split and
+ * a map would cost Kafka Streams three more forwards, record copies and metrics per request.
  */
-final class RequestIntake implements FixedKeyProcessor<String, byte[], Intake> {
+final class RequestIntake implements Processor<String, byte[], String, Object> {
+
+    /** The node that merges every key's inputs before its deciding processor. */
+    static final String PLACED = "inputs-by-key";
+    /** The node that re-keys a request read on another key's partition. */
+    static final String MISPLACED = "misplaced-request";
+    /** The nodes that take an unreadable request: its dead letter, and its INVALID_REQUEST answer. */
+    static final String REJECTED = "request-rejection";
+    static final String ANSWERABLE = "invalid-request-decision";
 
     private final RequestParser parser;
     private final KeyPlacement placement;
     private final ReplyRouting replies;
-    private FixedKeyProcessorContext<String, Intake> context;
+    private ProcessorContext<String, Object> context;
 
     RequestIntake(RequestParser parser, KeyPlacement placement, ReplyRouting replies) {
         this.parser = parser;
@@ -33,12 +43,12 @@ final class RequestIntake implements FixedKeyProcessor<String, byte[], Intake> {
     }
 
     @Override
-    public void init(FixedKeyProcessorContext<String, Intake> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
     }
 
     @Override
-    public void process(FixedKeyRecord<String, byte[]> record) {
+    public void process(Record<String, byte[]> record) {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
         ReplyRouting.Read reply = replies.read(record.headers());
         ReplyAddress replyTo = reply.address();
@@ -54,13 +64,20 @@ final class RequestIntake implements FixedKeyProcessor<String, byte[], Intake> {
                     record.headers());
             Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
                     Reason.INVALID_REQUEST, record.timestamp()) : null;
-            context.forward(record.withValue(Intake.rejected(rejection, answer, replyTo)).withHeaders(none()));
+            Record<String, Object> rejected = record.<Object>withValue(new UnreadableRequest(rejection, answer, replyTo))
+                    .withHeaders(none());
+            context.forward(rejected, REJECTED);
+            if (answer != null) {
+                context.forward(rejected, ANSWERABLE);
+            }
             return;
         }
-        String apiKey = parsed.request().apiKey();
-        boolean placed = placement.holds(apiKey, record.key(), context.recordMetadata());
-        context.forward(record.withValue(Intake.accepted(parsed.request().withReplyTo(replyTo), placed))
-                .withHeaders(none()));
+        RequestEvent request = parsed.request().withReplyTo(replyTo);
+        if (placement.holds(request.apiKey(), record.key(), context.recordMetadata())) {
+            context.forward(record.<Object>withValue(KeyInput.of(request)).withHeaders(none()), PLACED);
+        } else {
+            context.forward(record.<Object>withValue(request).withHeaders(none()), MISPLACED);
+        }
     }
 
     /** The record key as it was produced: exactly so when it was UTF-8, as every API key is. */
