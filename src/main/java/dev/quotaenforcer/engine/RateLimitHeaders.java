@@ -19,6 +19,16 @@ import java.util.StringJoiner;
  */
 public final class RateLimitHeaders {
 
+    /**
+     * The last plan's {@code RateLimit-Policy} value, per thread: it depends on the plan alone, a
+     * deciding thread sees the same plan object for most of its decisions, and building it was the
+     * largest part of building a decision's headers.
+     */
+    private static final ThreadLocal<PolicyValue> LAST_POLICY = new ThreadLocal<>();
+
+    private record PolicyValue(Plan plan, String value) {
+    }
+
     private RateLimitHeaders() {
     }
 
@@ -44,14 +54,24 @@ public final class RateLimitHeaders {
         headers.put("RateLimit-Limit", Long.toString(limit));
         headers.put("RateLimit-Remaining", Long.toString(remaining));
         headers.put("RateLimit-Reset", Long.toString(resetSeconds));
+        headers.put("RateLimit-Policy", policyValue(plan));
+        headers.put("RateLimit", quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
+        return headers;
+    }
+
+    private static String policyValue(Plan plan) {
+        PolicyValue last = LAST_POLICY.get();
+        if (last != null && last.plan() == plan) {
+            return last.value();
+        }
         StringJoiner policies = new StringJoiner(", ");
         for (PlanPolicy planPolicy : plan.policies()) {
             LimitPolicy limitPolicy = planPolicy.limit();
             policies.add(quoted(limitPolicy.name()) + ";q=" + limitPolicy.limit() + ";w=" + windowSeconds(limitPolicy));
         }
-        headers.put("RateLimit-Policy", policies.toString());
-        headers.put("RateLimit", quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
-        return headers;
+        String value = policies.toString();
+        LAST_POLICY.set(new PolicyValue(plan, value));
+        return value;
     }
 
     /** A window policy's window; for a bucket, the time its rate takes to refill the whole capacity. */
