@@ -1,7 +1,6 @@
 package dev.quotaenforcer.http;
 
 import dev.quotaenforcer.engine.KeyState;
-import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.engine.PolicyStanding;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.KeyUsage;

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.engine.KeyState;
-import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.limit.SlidingCounts;
