@@ -31,9 +31,11 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ outcome-publisher ─┬─ decisions (+ reply topic)
- *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 │                     ├─ exceeded, blocks, usage
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 │                     ├─ exceeded, blocks
  *                    └─ unreadable ─ dead-letter                  │                 │                     └─ commands not applicable:
  *                         └─ INVALID_REQUEST decision when answerable ──────────────┘                        dead-letter
+ *                                                                                   └─ per usage interval: usage; plan shares
+ *                                                                                      (repartition) ─ plan-usage-totals ─ plan-usage
  * commands ─ intake ─┬─ on the key's partition ──────────────────┤
  *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘
  *                    └─ unreadable ─ dead-letter
