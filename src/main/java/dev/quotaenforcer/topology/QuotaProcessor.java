@@ -366,8 +366,9 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 states.put(change.key, change.value);
             }
         }
-        LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted, {} trimmed in {} us", context.taskId(), scanned,
-                deleted, changed.size() - deleted, (System.nanoTime() - startNanos) / 1000);
+        // The state benchmark reads this line (EnforcerLogLines): keep its first part as it is.
+        LOG.debug("Expiry sweep of task {}: {} keys scanned, {} deleted in {} us ({} trimmed)", context.taskId(), scanned,
+                deleted, (System.nanoTime() - startNanos) / 1000, changed.size() - deleted);
     }
 
     /**

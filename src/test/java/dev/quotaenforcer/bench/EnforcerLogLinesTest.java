@@ -16,7 +16,7 @@ class EnforcerLogLinesTest {
             "12:15:49.901 INFO  [main] dev.quotaenforcer.cli.Stack - quota-enforcer ready: bench.requests (6 partitions)",
             "12:17:09.787 DEBUG [s-StreamThread-1] d.q.topology.QuotaProcessor - Expiry sweep of task 4_5: 14361 keys scanned, 0 deleted in 15486 us",
             "12:17:09.900 DEBUG [s-StreamThread-1] d.q.topology.QuotaProcessor - Expiry sweep of task 4_0: 900 keys scanned, 3 deleted in 800 us",
-            "12:17:09.977 DEBUG [s-StreamThread-1] d.q.topology.QuotaProcessor - Expiry sweep of task 4_5: 14638 keys scanned, 2 deleted in 63223 us",
+            "12:17:09.977 DEBUG [s-StreamThread-1] d.q.topology.QuotaProcessor - Expiry sweep of task 4_5: 14638 keys scanned, 2 deleted in 63223 us (5 trimmed)",
             "12:18:00.000 INFO  [s-StateUpdater-1] d.quotaenforcer.runtime.RestoreLog - Restored 2000 records in 1500 ms: quota-state 1000, usage-by-hour 1000 (12 partitions)",
             "12:18:01.000 INFO  [g-GlobalStreamThread] d.quotaenforcer.runtime.RestoreLog - Restored 3 records in 5 ms: key-catalog 3 (1 partitions)");
 
