@@ -1,6 +1,7 @@
 package dev.quotaenforcer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -147,7 +148,16 @@ class BenchCommandIT {
         }
         // Share of the ceiling and CPU over the byte-copy's under each guarantee, records written and rate under exactly-once.
         assertEquals(6, throughput.get("targets").size());
-        JsonNode profile = throughput.get("tables").get(1);
+        JsonNode written = table(throughput, "Records the enforcer wrote per decision, by topic");
+        JsonNode decisions = null;
+        for (JsonNode row : written.get("rows")) {
+            decisions = row.get(0).asText().equals("bench.decisions") ? row : decisions;
+        }
+        assertNotNull(decisions, "the decisions topic is among the topics written: " + written);
+        for (int column = 1; column < decisions.size(); column++) {
+            assertTrue(Double.parseDouble(decisions.get(column).asText()) >= 1.0, "a decision per request: " + written);
+        }
+        JsonNode profile = table(throughput, "Where the stream thread's time goes");
         JsonNode samples = profile.get("rows").get(profile.get("rows").size() - 1);
         for (int column = 1; column < samples.size(); column++) {
             assertTrue(Double.parseDouble(samples.get(column).asText()) > 0, "each run's stream thread was sampled: " + profile);
@@ -175,5 +185,15 @@ class BenchCommandIT {
             assertTrue(0 < p50 && p50 <= p99 && p99 <= p999 && p999 <= max, redis.toString());
         }
         assertTrue(redis.get("notes").toString().contains("need the latency scenario in the same run"), redis.toString());
+    }
+
+    /** The scenario's table whose title starts with {@code title}. */
+    private static JsonNode table(JsonNode scenario, String title) {
+        for (JsonNode table : scenario.get("tables")) {
+            if (table.get("title").asText().startsWith(title)) {
+                return table;
+            }
+        }
+        throw new AssertionError("no table titled " + title + " in " + scenario);
     }
 }
