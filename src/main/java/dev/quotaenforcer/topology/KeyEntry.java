@@ -94,6 +94,10 @@ public final class KeyEntry {
 
     /** This entry with {@code figure} in place of the figure of its hour, or added. */
     KeyEntry withHour(Hour figure) {
+        if (hours.isEmpty() || hours.size() == 1 && hours.get(0).hourMs() == figure.hourMs()) {
+            // The common case, a key in one hour: no list to build and copy.
+            return new KeyEntry(state, stateBytes, List.of(figure));
+        }
         List<Hour> updated = new ArrayList<>(hours.size() + 1);
         for (Hour hour : hours) {
             if (hour.hourMs() != figure.hourMs()) {

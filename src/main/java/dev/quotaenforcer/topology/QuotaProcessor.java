@@ -351,9 +351,12 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             while (all.hasNext()) {
                 KeyValue<String, KeyEntry> entry = all.next();
                 scanned++;
-                KeyEntry swept = swept(entry.value, idleBefore);
+                KeyEntry swept = swept(entry.value, idleBefore, usage.closedBefore());
                 if (entry.value == null || swept != entry.value) {
                     changed.add(KeyValue.pair(entry.key, swept));
+                    if (entry.value != null && entry.value.hasState() && (swept == null || !swept.hasState())) {
+                        keysWithState--;
+                    }
                 }
             }
         }
@@ -373,26 +376,22 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /**
      * The entry without what the sweep lets go: its state once idle by the watermark, and its figures
-     * of hours a completed usage write closed. The same entry when nothing goes; null when all of it does.
+     * of hours that start before {@code closedBefore} (closed at a completed usage write). The same
+     * entry when nothing goes; null when all of it does.
      */
-    private KeyEntry swept(KeyEntry entry, long idleBefore) {
+    private static KeyEntry swept(KeyEntry entry, long idleBefore, long closedBefore) {
         if (entry == null) {
             return null;
         }
         boolean idle = entry.hasState() && isIdle(entry, idleBefore);
-        List<KeyEntry.Hour> kept = new ArrayList<>(entry.hours().size());
-        for (KeyEntry.Hour hour : entry.hours()) {
-            if (hour.hourMs() >= usage.closedBefore()) {
-                kept.add(hour);
-            }
-        }
-        if (!idle && kept.size() == entry.hours().size()) {
+        boolean closedHours = entry.hours().stream().anyMatch(hour -> hour.hourMs() < closedBefore);
+        if (!idle && !closedHours) {
             return entry;
         }
-        if (idle) {
-            keysWithState--;
+        KeyEntry swept = idle ? entry.withState(null) : entry;
+        if (closedHours) {
+            swept = swept.withHours(entry.hours().stream().filter(hour -> hour.hourMs() >= closedBefore).toList());
         }
-        KeyEntry swept = (idle ? entry.withState(null) : entry).withHours(kept);
         return swept.isEmpty() ? null : swept;
     }
 
