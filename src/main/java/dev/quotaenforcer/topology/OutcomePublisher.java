@@ -1,19 +1,21 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.Block;
+import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.QuotaExceeded;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import dev.quotaenforcer.event.ReplyAddress;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 
 /**
- * Sends what a key's task made of each input where it goes, counting it on the way: a decision to the
- * decisions topic, the gateway's reply address and, when it opens a denial, the
- * exceeded and blocks topics; an admin command's outcome to the blocks or dead-letter topic. One node
- * names each destination, where a chain of DSL filters and maps cost Kafka Streams a record copy, its
- * headers and a forward for every step of every decision.
+ * Sends what a processor made of an input straight to the node each part goes to, counting it on the
+ * way: a decision to the decisions topic, the gateway's reply address and, when it opens a denial, the
+ * exceeded and blocks topics; an admin command's outcome to the blocks or dead-letter topic. The
+ * processor that decides forwards to these nodes itself, since every node between it and a sink would
+ * cost Kafka Streams a record copy, its headers, metrics and a forward per decision.
  */
-final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Object> {
+final class OutcomePublisher {
 
     static final String DECISIONS = "decisions-sink";
     static final String REPLIES = "replies-sink";
@@ -25,39 +27,21 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
     /** Where requests decided at the lateness bound come from, as their dead letters and counts name it. */
     static final String LATE = "late-request";
     static final String LATE_REQUESTS = QuotaTopology.deadLetterNode(LATE);
+    /** The intake's own sinks of the decisions and replies topics, for its INVALID_REQUEST answers. */
+    static final String INVALID_REQUEST_DECISIONS = "invalid-request-decisions-sink";
+    static final String INVALID_REQUEST_REPLIES = "invalid-request-replies-sink";
 
     private final DecisionStats stats;
-    private FixedKeyProcessorContext<String, Object> context;
+    private final ProcessorContext<String, Object> context;
 
-    OutcomePublisher(DecisionStats stats) {
+    OutcomePublisher(DecisionStats stats, ProcessorContext<String, Object> context) {
         this.stats = stats;
-    }
-
-    @Override
-    public void init(FixedKeyProcessorContext<String, Object> context) {
         this.context = context;
     }
 
-    @Override
-    public void process(FixedKeyRecord<String, Handled> record) {
-        Handled handled = record.value();
-        if (handled.isDecision()) {
-            publish(record, handled.decided());
-        } else if (handled.isAppliedCommand()) {
-            stats.commandApplied(handled.command().type());
-            context.forward(record.withValue(handled.block()), BLOCKS);
-        } else {
-            context.forward(record.withValue(handled.rejection()), COMMAND_REJECTIONS);
-        }
-    }
-
-    private void publish(FixedKeyRecord<String, Handled> record, Decided decided) {
-        stats.decided(decided.decision(), record.timestamp());
-        context.forward(record.withValue(decided.decision()), DECISIONS);
-        if (decided.replyTo() != null) {
-            context.forward(record.withValue(new ReplyRouting.Reply(decided.decision(), decided.replyTo()))
-                    .withHeaders(ReplyRouting.replyHeaders(decided.replyTo())), REPLIES);
-        }
+    /** A decided request: its decision and reply, the exceeded events and block it opens, its lateness dead letter. */
+    void decided(Record<String, ?> record, Decided decided) {
+        answer(record, decided.decision(), decided.replyTo(), DECISIONS, REPLIES);
         for (QuotaExceeded event : decided.exceeded()) {
             stats.exceeded(event);
             context.forward(record.withValue(event), EXCEEDED);
@@ -68,6 +52,31 @@ final class OutcomePublisher implements FixedKeyProcessor<String, Handled, Objec
         Block block = decided.block();
         if (block != null) {
             context.forward(record.withValue(block), BLOCKS);
+        }
+    }
+
+    /** The INVALID_REQUEST answer to an unreadable request, keyed by the API key read from it. */
+    void invalidRequest(Record<String, ?> record, Decision answer, ReplyAddress replyTo) {
+        answer(record.withKey(answer.apiKey()), answer, replyTo, INVALID_REQUEST_DECISIONS, INVALID_REQUEST_REPLIES);
+    }
+
+    /** An applied command: what the blocks topic holds for its key now (null: a tombstone lifting any block). */
+    void applied(Record<String, ?> record, KeyCommand command, Block block) {
+        stats.commandApplied(command.type());
+        context.forward(record.withValue(block), BLOCKS);
+    }
+
+    /** A command that could not apply: its dead letter. */
+    void notApplied(Record<String, ?> record, Rejection rejection) {
+        context.forward(record.withValue(rejection), COMMAND_REJECTIONS);
+    }
+
+    private void answer(Record<String, ?> record, Decision decision, ReplyAddress replyTo, String decisions, String replies) {
+        stats.decided(decision, record.timestamp());
+        context.forward(record.withValue(decision), decisions);
+        if (replyTo != null) {
+            context.forward(record.withValue(new ReplyRouting.Reply(decision, replyTo))
+                    .withHeaders(ReplyRouting.replyHeaders(replyTo)), replies);
         }
     }
 }

@@ -68,8 +68,6 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private static final String SWEPT_TO = "swept-to";
     private static final String LAST_USAGE_WRITE = "usage-write";
     private static final String USAGE_CLOSED_BEFORE = "usage-closed-before";
-    /** The child every decision and command outcome goes to. */
-    static final String HANDLED = "all-handled";
     /** The child each key's usage figure goes to, as the usage interval writes it. */
     static final String KEY_USAGE = "usage-sink";
     /**
@@ -88,6 +86,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private final long dedupWindowMs;
     private final int defaultPlanMaxKeys;
     private final long usageIntervalMs;
+    private final DecisionStats stats;
     private final PlanCache plans = new PlanCache();
     /** Entries of this task with a limiter state: what the default plan's key cap counts. */
     private long keysWithState;
@@ -98,13 +97,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
     private long sweptTo = Long.MIN_VALUE;
     private ProcessorContext<String, Object> context;
+    private OutcomePublisher outcomes;
     private KeyValueStore<String, KeyEntry> states;
     private KeyValueStore<String, Long> watermark;
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs,
+    QuotaProcessor(DecisionStats stats, String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs,
                    int defaultPlanMaxKeys, long usageIntervalMs) {
+        this.stats = stats;
         this.defaultPlan = defaultPlan;
         this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
@@ -114,13 +115,14 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     }
 
     /** Supplies the processor together with the stores it owns. */
-    static ProcessorSupplier<String, KeyInput, String, Object> supplier(String defaultPlan, long expiryIntervalMs,
+    static ProcessorSupplier<String, KeyInput, String, Object> supplier(DecisionStats stats, String defaultPlan,
+                                                                      long expiryIntervalMs,
                                                                       long maxLatenessMs, long dedupWindowMs,
                                                                       int defaultPlanMaxKeys, long usageIntervalMs) {
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, KeyInput, String, Object> get() {
-                return new QuotaProcessor(defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
+                return new QuotaProcessor(stats, defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
                         usageIntervalMs);
             }
 
@@ -140,6 +142,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
+        this.outcomes = new OutcomePublisher(stats, context);
         this.states = context.getStateStore(STATE_STORE);
         this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
@@ -173,7 +176,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     public void process(Record<String, KeyInput> record) {
         RequestEvent request = record.value().request();
         if (request == null) {
-            context.forward(record.withValue(apply(record.value().command(), record.timestamp())), HANDLED);
+            apply(record, record.value().command());
             return;
         }
         clock = Math.max(clock, record.timestamp());
@@ -181,7 +184,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         Decision original = requestIds.original(id, request, record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
-            context.forward(record.withValue(Handled.of(Decided.repeated(original, request.replyTo()))), HANDLED);
+            outcomes.decided(record, Decided.repeated(original, request.replyTo()));
             return;
         }
         long bound = bound();
@@ -192,7 +195,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         }
         // The output keeps the request record's timestamp, which the broker already accepted: the event
         // time in the JSON is the gateway's and may lie outside what the broker admits.
-        context.forward(record.withValue(Handled.of(decided)), HANDLED);
+        outcomes.decided(record, decided);
     }
 
     private Decided decide(RequestEvent request, long time, Rejection late) {
@@ -253,12 +256,14 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
      * Applies a command at its record's time (never before the lateness bound), once per command id;
      * the key's plan is needed by reset and grant of a policy only.
      */
-    private Handled apply(KeyCommand command, long recordTime) {
+    private void apply(Record<String, KeyInput> record, KeyCommand command) {
+        long recordTime = record.timestamp();
         if (command.commandId() != null) {
             Long appliedAt = requestIds.commandApplied(command.apiKey(), command.commandId(), recordTime);
             if (appliedAt != null) {
-                return notApplied(command, "DUPLICATE_COMMAND", "command " + command.commandId() + " was applied to this key at "
-                        + Instant.ofEpochMilli(appliedAt) + "; a command id applies once");
+                notApplied(record, command, "DUPLICATE_COMMAND", "command " + command.commandId()
+                        + " was applied to this key at " + Instant.ofEpochMilli(appliedAt) + "; a command id applies once");
+                return;
             }
         }
         String planId = planIdOf(command.apiKey());
@@ -267,7 +272,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         KeyState stored = stateOf(command.apiKey(), entry);
         KeyCommands.Applied applied = KeyCommands.apply(plan, stored, command, Math.max(recordTime, bound()));
         if (!applied.applied()) {
-            return notApplied(command, "COMMAND_NOT_APPLICABLE", applied.problem());
+            notApplied(record, command, "COMMAND_NOT_APPLICABLE", applied.problem());
+            return;
         }
         if (command.commandId() != null) {
             requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
@@ -281,15 +287,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         keysWithState += (applied.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
         LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
                 command.apiKey(), command);
-        return Handled.applied(command, applied.block());
+        outcomes.applied(record, command, applied.block());
     }
 
-    private static Handled notApplied(KeyCommand command, String error, String problem) {
+    private void notApplied(Record<String, KeyInput> record, KeyCommand command, String error, String problem) {
         LOG.warn("Not applying {} command {} of {} to key {}: {}", command.type().id(), command.commandId(),
                 command.issuer(), command.apiKey(), problem);
         byte[] json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
-        return Handled.rejected(command, new Rejection(error, problem, command.apiKey().getBytes(StandardCharsets.UTF_8),
-                json, new RecordHeaders()));
+        outcomes.notApplied(record, new Rejection(error, problem, command.apiKey().getBytes(StandardCharsets.UTF_8), json,
+                new RecordHeaders()));
     }
 
     /** The key's assigned plan id, else the default plan's, else null. */

@@ -30,12 +30,12 @@ import org.apache.kafka.streams.state.Stores;
  * Builds the enforcer's Kafka Streams topology from its configuration.
  *
  * <pre>
- * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ outcome-publisher ─┬─ decisions (+ reply topic)
- *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 │                     ├─ exceeded, blocks
- *                    └─ unreadable ─ dead-letter                  │                 │                     └─ commands not applicable:
- *                         └─ INVALID_REQUEST decision when answerable ──────────────┘                        dead-letter
- *                                                                                   └─ per usage interval: usage; plan shares
- *                                                                                      (repartition) ─ plan-usage-totals ─ plan-usage
+ * requests ─ intake ─┬─ on the key's partition ──────────────────┬─ quota-decider ─┬─ decisions (+ reply topic)
+ *                    ├─ elsewhere ─ requests-rekeyed (repartition)┤                 ├─ exceeded, blocks
+ *                    ├─ unreadable ─ dead-letter                  │                 ├─ late requests, commands not
+ *                    └─ INVALID_REQUEST decision when answerable: │                 │  applicable: dead-letter
+ *                       decisions (+ reply topic)                 │                 └─ per usage interval: usage; plan shares
+ *                                                                 │                    (repartition) ─ plan-usage-totals ─ plan-usage
  * commands ─ intake ─┬─ on the key's partition ──────────────────┤
  *                    ├─ elsewhere ─ commands-rekeyed (repartition)┘
  *                    └─ unreadable ─ dead-letter
@@ -136,7 +136,7 @@ public final class QuotaTopology {
         // the intake sends each request straight to the node named for it.
         KStream<String, Object> intake = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
-                .process(() -> new RequestIntake(parser, placement, replies), Named.as("request-intake"));
+                .process(() -> new RequestIntake(parser, placement, replies, stats), Named.as("request-intake"));
         KStream<String, KeyInput> placed = carrying(intake);
         KStream<String, KeyInput> rekeyed = QuotaTopology.<RequestEvent>carrying(intake)
                 .map((key, request) -> KeyValue.pair(request.apiKey(), request), Named.as(RequestIntake.MISPLACED))
@@ -170,33 +170,31 @@ public final class QuotaTopology {
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as(RequestIntake.PLACED))
-                .process(QuotaProcessor.supplier(config.defaultPlan(), config.expiryIntervalMs(),
+                .process(QuotaProcessor.supplier(stats, config.defaultPlan(), config.expiryIntervalMs(),
                         config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
                         config.usageIntervalMs()), Named.as("quota-decider"));
         buildUsage(decider);
+        buildOutcomes(decider);
+        deadLetters(carrying(intake), RequestIntake.REQUEST);
+        QuotaTopology.<Decision>carrying(intake).to(topics.decisions().name(),
+                topics.decisions().produced().withName(OutcomePublisher.INVALID_REQUEST_DECISIONS));
+        QuotaTopology.<ReplyRouting.Reply>carrying(intake).to(ReplyRouting.topic(),
+                ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.INVALID_REQUEST_REPLIES));
+    }
 
-        KStream<String, UnreadableRequest> rejected = carrying(intake);
-        deadLetters(rejected.mapValues(UnreadableRequest::rejection, Named.as(RequestIntake.REJECTED)), "request");
-        KStream<String, Handled> answered = rejected
-                .map((key, unreadable) -> KeyValue.pair(unreadable.answer().apiKey(), Handled.of(
-                        new Decided(unreadable.answer(), List.of(), unreadable.answerTo(), null))), Named.as(RequestIntake.ANSWERABLE));
-
-        // Each node a request passes costs Kafka Streams a record copy, its headers and metrics: one
-        // publisher sends every outcome straight to the node it is for, named below.
-        KStream<String, Object> outcomes = QuotaTopology.<Handled>carrying(decider)
-                .merge(answered, Named.as(QuotaProcessor.HANDLED))
-                .processValues(() -> new OutcomePublisher(stats), Named.as("outcome-publisher"));
-        QuotaTopology.<Decision>carrying(outcomes).to(topics.decisions().name(),
+    /** The sinks the deciding processor sends each outcome to ({@link OutcomePublisher}). */
+    private void buildOutcomes(KStream<String, Object> decider) {
+        QuotaTopology.<Decision>carrying(decider).to(topics.decisions().name(),
                 topics.decisions().produced().withName(OutcomePublisher.DECISIONS));
-        QuotaTopology.<ReplyRouting.Reply>carrying(outcomes).to(ReplyRouting.topic(),
+        QuotaTopology.<ReplyRouting.Reply>carrying(decider).to(ReplyRouting.topic(),
                 ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.REPLIES));
-        QuotaTopology.<QuotaExceeded>carrying(outcomes).to(topics.exceeded().name(),
+        QuotaTopology.<QuotaExceeded>carrying(decider).to(topics.exceeded().name(),
                 topics.exceeded().produced().withName(OutcomePublisher.EXCEEDED));
-        QuotaTopology.<Block>carrying(outcomes)
+        QuotaTopology.<Block>carrying(decider)
                 .process(BlockLapses.supplier(), Named.as(OutcomePublisher.BLOCKS))
                 .to(topics.blocks().name(), topics.blocks().produced().withName("blocks-sink"));
-        deadLetters(QuotaTopology.<Rejection>carrying(outcomes), OutcomePublisher.COMMAND_APPLY);
-        deadLetters(QuotaTopology.<Rejection>carrying(outcomes), OutcomePublisher.LATE);
+        deadLetters(carrying(decider), OutcomePublisher.COMMAND_APPLY);
+        deadLetters(carrying(decider), OutcomePublisher.LATE);
     }
 
     /**

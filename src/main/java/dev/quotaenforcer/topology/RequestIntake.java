@@ -18,8 +18,9 @@ import org.apache.kafka.streams.processor.api.Record;
  * the partition of their key, keyed by it (the common case, from Java producers keyed by API key),
  * go straight to the key's deciding processor; the rest are re-keyed through the repartition topic
  * so that a key's count is never split across tasks; unreadable ones are dead-lettered and, when
- * the gateway can be told, answered. It forwards to each of those nodes by name, where a split and
- * a map would cost Kafka Streams three more forwards, record copies and metrics per request.
+ * the gateway can be told, answered straight to the decisions topic. It forwards to each of those
+ * nodes by name, where a split and a map would cost Kafka Streams three more forwards, record copies
+ * and metrics per request.
  */
 final class RequestIntake implements Processor<String, byte[], String, Object> {
 
@@ -27,24 +28,29 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
     static final String PLACED = "inputs-by-key";
     /** The node that re-keys a request read on another key's partition. */
     static final String MISPLACED = "misplaced-request";
-    /** The nodes that take an unreadable request: its dead letter, and its INVALID_REQUEST answer. */
-    static final String REJECTED = "request-rejection";
-    static final String ANSWERABLE = "invalid-request-decision";
+    /** Where unreadable requests come from, as their dead letters and counts name it. */
+    static final String REQUEST = "request";
+    /** The node that writes an unreadable request's dead letter. */
+    static final String REJECTED = QuotaTopology.deadLetterNode(REQUEST);
 
     private final RequestParser parser;
     private final KeyPlacement placement;
     private final ReplyRouting replies;
+    private final DecisionStats stats;
     private ProcessorContext<String, Object> context;
+    private OutcomePublisher outcomes;
 
-    RequestIntake(RequestParser parser, KeyPlacement placement, ReplyRouting replies) {
+    RequestIntake(RequestParser parser, KeyPlacement placement, ReplyRouting replies, DecisionStats stats) {
         this.parser = parser;
         this.placement = placement;
         this.replies = replies;
+        this.stats = stats;
     }
 
     @Override
     public void init(ProcessorContext<String, Object> context) {
         this.context = context;
+        this.outcomes = new OutcomePublisher(stats, context);
     }
 
     @Override
@@ -62,13 +68,12 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
         if (invalid != null) {
             Rejection rejection = new Rejection(invalid.error(), invalid.reason(), keyBytes(record.key()), record.value(),
                     record.headers());
-            Decision answer = invalid.answerable() ? Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
-                    Reason.INVALID_REQUEST, record.timestamp()) : null;
-            Record<String, Object> rejected = record.<Object>withValue(new UnreadableRequest(rejection, answer, replyTo))
-                    .withHeaders(none());
-            context.forward(rejected, REJECTED);
-            if (answer != null) {
-                context.forward(rejected, ANSWERABLE);
+            Record<String, byte[]> rejected = record.withHeaders(none());
+            context.forward(rejected.withValue(rejection), REJECTED);
+            if (invalid.answerable()) {
+                // So the gateway is not left waiting for a request it sent.
+                outcomes.invalidRequest(rejected, Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
+                        Reason.INVALID_REQUEST, record.timestamp()), replyTo);
             }
             return;
         }
