@@ -343,6 +343,9 @@ class EventSchemasTest {
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:59Z\"}", true),
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:59.123+01:00\"}", true),
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00Z\"}", true),
+                Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30t12:00:59z\"}", true),
+                Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:59+01\"}", true),
+                Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:59+0100\"}", false),
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30 12:00:59Z\"}", false),
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T12:00:59\"}", false),
                 Arguments.of("{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": 1764504059000}", true),
@@ -410,6 +413,8 @@ class EventSchemasTest {
                 Arguments.of("{\"id\": \"p\", \"rateLimits\": [{\"name\": \"r\", \"algorithm\": \"fixed-window\", \"limit\": 5}]}", false),
                 Arguments.of("{\"id\": \"p\", \"rateLimits\": [{\"name\": \"b\", \"algorithm\": \"token-bucket\", \"capacity\": 5, "
                         + "\"refillPerSecond\": 0.5}]}", true),
+                Arguments.of("{\"id\": \"p\", \"rateLimits\": [{\"name\": \"b\", \"algorithm\": \"token-bucket\", \"capacity\": 5, "
+                        + "\"refillPerSecond\": 0.0000005}]}", false),
                 Arguments.of("{\"id\": \"p\", \"rateLimits\": [{\"name\": \"b\", \"algorithm\": \"token-bucket\", \"capacity\": 5}]}", false),
                 Arguments.of("{\"id\": \"p\", \"rateLimits\": [{\"name\": \"b\", \"algorithm\": \"leaky-bucket\", \"capacity\": 5, "
                         + "\"refillPerSecond\": 1, \"refillTokens\": 1, \"refillPeriod\": \"PT1S\"}]}", false),
