@@ -44,6 +44,7 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,6 +97,7 @@ class EventSchemasTest {
     /** Inputs the run publishes that the enforcer must refuse, by topic. */
     static final Map<String, List<String>> REFUSED_INPUTS = new LinkedHashMap<>();
     static Topics topics;
+    static TopologyDescription description;
 
     /**
      * One run through every output the enforcer has: allowed and denied by rate limit and by quota, an
@@ -106,6 +108,7 @@ class EventSchemasTest {
     static void runTheTopology() throws IOException {
         try (EnforcerDriver enforcer = new EnforcerDriver(stateDir)) {
             topics = enforcer.topology.topics();
+            description = enforcer.topology.build().describe();
             Publisher publish = new Publisher(enforcer);
 
             publish.plan("metered", METERED);
@@ -200,6 +203,29 @@ class EventSchemasTest {
             assertTrue(schemas.get(output) != null, output + " is written by the enforcer and has no schema");
             assertFalse(records(output).isEmpty(), "the run wrote nothing to " + output + ", so its schema went unchecked");
         }
+    }
+
+    @Test
+    void everyTopicTheBuiltTopologyReadsOrWritesHasASchema() {
+        Set<String> used = new TreeSet<>();
+        int dynamicSinks = 0;
+        for (TopologyDescription.Subtopology subtopology : description.subtopologies()) {
+            for (TopologyDescription.Node node : subtopology.nodes()) {
+                if (node instanceof TopologyDescription.Source source) {
+                    used.addAll(source.topicSet());
+                } else if (node instanceof TopologyDescription.Sink sink && sink.topic() != null) {
+                    used.add(sink.topic());
+                } else if (node instanceof TopologyDescription.Sink) {
+                    dynamicSinks++;
+                }
+            }
+        }
+        description.globalStores().forEach(store -> used.addAll(store.source().topicSet()));
+        // Streams' own repartition topics carry the enforcer's internal forms, read back by itself only.
+        used.removeIf(topic -> topic.endsWith("-repartition"));
+        assertEquals(1, dynamicSinks, "one sink picks its topic per record: the gateway's reply topic");
+        used.add(topics.replies().name());
+        assertEquals(used, new TreeSet<>(schemaOfTopic().keySet()));
     }
 
     @Test
