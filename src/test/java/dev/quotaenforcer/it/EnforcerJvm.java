@@ -70,6 +70,11 @@ final class EnforcerJvm implements AutoCloseable {
         return name;
     }
 
+    /** The port of its HTTP API on localhost. */
+    int httpPort() {
+        return httpPort;
+    }
+
     /** Waits until the instance reports ready (Kafka Streams RUNNING) on its HTTP API; fails with its output otherwise. */
     EnforcerJvm awaitReady() throws InterruptedException {
         try {
