@@ -1,6 +1,7 @@
 package dev.quotaenforcer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,24 +114,25 @@ class MonitoringIT {
 
                 // Two rounds, each scraped before the next: a counter's first sample shows no increase to
                 // rate(), so only a second round makes the rates of the quota_* counters non-zero.
-                int decided = 0;
+                int sent = 0;
+                List<Decision> decisions = List.of();
                 for (int round = 0; round < 2; round++) {
-                    decided += sendRound(cluster, keys, round);
-                    int expected = decided;
-                    List<Decision> decisions = cluster.awaitDecisions(expected);
-                    assertEquals(expected, decisions.size());
+                    sent += sendRound(cluster, keys, round);
+                    decisions = cluster.awaitDecisions(sent);
+                    assertEquals(sent, decisions.size());
                     cluster.awaitRecords(cluster.topics().deadLetter(), round + 1);
-                    api.awaitValue("sum(quota_decisions_total{job=\"" + JOB + "\"})", expected);
+                    api.awaitValue("sum(quota_decisions_total{job=\"" + JOB + "\"})", sent);
                     api.awaitValue("sum(quota_dead_letters_total{job=\"" + JOB + "\", source=\"request\"})", round + 1);
                 }
-                Set<Reason> reasons = cluster.awaitDecisions(decided).stream().map(Decision::reason)
-                        .collect(Collectors.toSet());
+                Set<Reason> reasons = decisions.stream().map(Decision::reason).collect(Collectors.toSet());
                 assertEquals(Set.of(Reason.OK, Reason.QUOTA_EXCEEDED, Reason.UNKNOWN_API_KEY), reasons,
                         "the traffic was allowed, denied by the quota and denied as unknown");
 
                 List<String> empty = new ArrayList<>();
                 JsonNode dashboard = JSON.readTree(DASHBOARD.toFile());
                 assertEquals(39, dashboard.get("schemaVersion").asInt());
+                // What Grafana would substitute with this instance and plan selected; the windows are wide enough to
+                // hold both rounds' scrapes (Grafana's own $__rate_interval at a 1 s scrape would be seconds).
                 Map<String, String> variables = Map.of("$__rate_interval", "1m", "$__range", "5m", "$job", JOB,
                         "$instance", target, "$plan", PLAN);
                 Map<String, String> panelExpressions = panelExpressions(dashboard.get("panels"));
@@ -220,7 +222,7 @@ class MonitoringIT {
         for (Map.Entry<String, String> variable : variables.entrySet()) {
             query = query.replace(variable.getKey(), variable.getValue());
         }
-        assertTrue(!query.contains("$"), "a variable the test does not know in " + expr);
+        assertFalse(query.contains("$"), "a variable the test does not know in " + expr);
         return query;
     }
 
