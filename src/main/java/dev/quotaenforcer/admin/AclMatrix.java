@@ -20,7 +20,7 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * The ACLs each of the three principals needs on a cluster with an authorizer, and nothing more: the
  * one list the {@code acls} command prints and creates, the enforcer checks at startup and the
- * README's table is compared with.
+ * table in docs/production.md is compared with.
  *
  * <p>The enforcer reads its inputs and catalogs, writes its outputs, describes the configs of the
  * topics it checks at startup, and runs Kafka Streams under exactly-once: its group and transactional
@@ -35,7 +35,7 @@ public final class AclMatrix {
     public enum Role {
         ENFORCER, GATEWAY, OPERATOR;
 
-        /** The role's name as the command line and README write it. */
+        /** The role's name as the command line and docs/production.md write it. */
         public String label() {
             return name().toLowerCase(Locale.ROOT);
         }
@@ -125,13 +125,13 @@ public final class AclMatrix {
         return new AclMatrix(acls.entries);
     }
 
-    /** The role's entries, in the order the README lists them. */
+    /** The role's entries, in the order docs/production.md lists them. */
     public List<Entry> entries(Role role) {
         return entries.stream().filter(entry -> entry.role() == role).toList();
     }
 
     /**
-     * The entries of the roles in {@code principals} as a Markdown table: what the README shows for the
+     * The entries of the roles in {@code principals} as a Markdown table: what docs/production.md shows for the
      * default names. A row per principal, resource type and set of operations, so resources that need
      * the same share one; prefixed names end in {@code *}.
      */

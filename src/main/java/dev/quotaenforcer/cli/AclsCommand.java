@@ -94,7 +94,7 @@ final class AclsCommand {
     enum Format {
         /** One ACL a line: principal, operation, resource type, pattern type, name. */
         TABLE,
-        /** A Markdown table, a row per principal and resource, as in the README. */
+        /** A Markdown table, a row per principal and resource, as in docs/production.md. */
         MARKDOWN,
         /** One kafka-acls.sh command per ACL. */
         KAFKA_ACLS
