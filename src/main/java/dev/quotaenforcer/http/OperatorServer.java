@@ -42,6 +42,11 @@ import org.slf4j.LoggerFactory;
  */
 public final class OperatorServer implements AutoCloseable {
 
+    /** Liveness probe, open without a token: 200 unless Kafka Streams failed or is shutting down. */
+    public static final String LIVE_PATH = "/health/live";
+    /** Readiness probe, open without a token: 200 while Kafka Streams runs. */
+    public static final String READY_PATH = "/health/ready";
+
     private static final Logger LOG = LoggerFactory.getLogger(OperatorServer.class);
     private static final ObjectMapper JSON = JsonSerde.mapper();
     private static final String PROBLEM_JSON = "application/problem+json";
@@ -84,8 +89,8 @@ public final class OperatorServer implements AutoCloseable {
             // when the API needs one, and sends it with each of its requests).
             config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8").result(dashboard));
             config.routes.get("/health", this::health);
-            config.routes.get("/health/live", ctx -> ctx.status(isLive() ? 200 : 503).result(streamsState()));
-            config.routes.get("/health/ready", ctx -> ctx.status(isReady() ? 200 : 503).result(streamsState()));
+            config.routes.get(LIVE_PATH, ctx -> ctx.status(isLive() ? 200 : 503).result(streamsState()));
+            config.routes.get(READY_PATH, ctx -> ctx.status(isReady() ? 200 : 503).result(streamsState()));
             config.routes.get("/metrics", auth.protect(ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
                     .result(metrics.scrape())));
             config.routes.get("/usage/{apiKey}", auth.protect(this::keyUsage));
