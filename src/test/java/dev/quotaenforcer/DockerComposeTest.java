@@ -49,8 +49,8 @@ class DockerComposeTest {
     private static final String INITIALISER = "topics-init";
     private static final String ENFORCER = "enforcer";
     private static final String JAR_IN_CONTAINER = "/app/quota-enforcer.jar";
-    /** Where `mvn package` puts the shaded jar (the shade plugin's finalName). */
-    private static final String JAR_ON_HOST = "./target/quota-enforcer.jar";
+    /** A Kafka client thread that dies of OutOfMemoryError would leave a process that decides nothing. */
+    private static final String EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError";
 
     /** A listener: {@code NAME://host:port}. */
     private record Listener(String name, String host, int port) {
@@ -85,12 +85,17 @@ class DockerComposeTest {
     @Test
     void everyImageIsPinnedToAVersionNeverLatest() {
         services.properties().forEach(service -> {
-            String image = service.getValue().path("image").asText("");
-            Matcher m = Pattern.compile("([^:@]+):([^:@]+)(@sha256:[0-9a-f]{64})?").matcher(image);
-            assertTrue(m.matches(), service.getKey() + ": image " + image + " has a tag");
-            String tag = m.group(2);
-            assertFalse(tag.equalsIgnoreCase("latest"), service.getKey() + ": image " + image + " is not :latest");
-            assertTrue(tag.matches("\\d+(\\.\\d+)+.*"), service.getKey() + ": tag of " + image + " is a full version");
+            // A service built from the Dockerfile runs on the Dockerfile's base images.
+            List<String> images = service.getValue().has("build")
+                    ? DockerfileInstructions.read().stages().stream().map(DockerfileInstructions.Stage::image).toList()
+                    : List.of(service.getValue().path("image").asText(""));
+            for (String image : images) {
+                Matcher m = Pattern.compile("([^:@]+):([^:@]+)(@sha256:[0-9a-f]{64})?").matcher(image);
+                assertTrue(m.matches(), service.getKey() + ": image " + image + " has a tag");
+                String tag = m.group(2);
+                assertFalse(tag.equalsIgnoreCase("latest"), service.getKey() + ": image " + image + " is not :latest");
+                assertTrue(tag.matches("\\d+(\\.\\d+)+.*"), service.getKey() + ": tag of " + image + " is a full version");
+            }
         });
         assertTrue(image(BROKER).startsWith("apache/kafka:"), "the broker is the official Apache Kafka image");
         for (String service : List.of(INITIALISER, ENFORCER)) {
@@ -179,12 +184,18 @@ class DockerComposeTest {
     }
 
     @Test
-    void bothJavaServicesMountTheJarThatMavenBuilds() {
+    void bothJavaServicesRunTheImageTheDockerfileBuildsWithItsJvmFlags() {
         for (String service : List.of(INITIALISER, ENFORCER)) {
+            JsonNode build = service(service).path("build");
+            assertEquals(".", build.path("context").asText(), service + " builds from the repository");
+            assertEquals(DockerfileInstructions.FILE.toString(), build.path("dockerfile").asText(),
+                    service + " builds the Dockerfile");
             List<String> mounts = new ArrayList<>();
             service(service).path("volumes").forEach(volume -> mounts.add(volume.asText()));
-            assertTrue(mounts.contains(JAR_ON_HOST + ":" + JAR_IN_CONTAINER + ":ro"),
-                    service + " mounts " + JAR_ON_HOST + " read-only at " + JAR_IN_CONTAINER + ": " + mounts);
+            assertTrue(mounts.stream().noneMatch(mount -> mount.contains(JAR_IN_CONTAINER)),
+                    service + " runs the image's jar, not one mounted from the host: " + mounts);
+            assertTrue(commandLine(service).contains(EXIT_ON_OOM), service + "'s JVM exits on OutOfMemoryError: "
+                    + commandLine(service));
         }
     }
 
@@ -268,8 +279,10 @@ class DockerComposeTest {
         return services.path(name);
     }
 
+    /** The service's image, or the runtime base of the Dockerfile it builds. */
     private static String image(String service) {
-        return service(service).path("image").asText("");
+        return service(service).has("build") ? DockerfileInstructions.read().runtime().image()
+                : service(service).path("image").asText("");
     }
 
     /** The service's environment, from either the map or the list form. */
@@ -299,12 +312,22 @@ class DockerComposeTest {
         return words;
     }
 
+    /** What the container runs: a built image's entrypoint followed by the service's command (which replaces CMD). */
+    private static List<String> commandLine(String service) {
+        List<String> line = new ArrayList<>();
+        if (service(service).has("build")) {
+            line.addAll(DockerfileInstructions.read().entrypoint());
+        }
+        line.addAll(command(service));
+        return line;
+    }
+
     /** The quota-enforcer subcommands the service's command line runs, parsed by the application's own CLI. */
     private static List<String> subcommands(String service) {
-        List<String> command = command(service);
+        List<String> command = commandLine(service);
         int jar = command.indexOf("-jar");
         assertTrue(jar >= 0 && command.get(0).equals("java"), service + " runs java -jar: " + command);
-        assertEquals(JAR_IN_CONTAINER, command.get(jar + 1), service + " runs the mounted jar");
+        assertEquals(JAR_IN_CONTAINER, command.get(jar + 1), service + " runs the image's jar");
         List<String> args = command.subList(jar + 2, command.size());
         ParseResult parsed = new CommandLine(new QuotaEnforcerCommand()).parseArgs(args.toArray(String[]::new));
         List<String> names = new ArrayList<>();
