@@ -47,6 +47,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -230,13 +231,18 @@ class DeploymentManifestsTest {
     }
 
     @Test
-    void stateDirectoryIsTheVolumeClaimsMount() {
-        String stateDir = String.valueOf(settings().values().get(StreamsConfig.STATE_DIR_CONFIG));
+    void stateDirectoryIsADirectoryTheEnforcerCreatesOnTheVolumeClaim() {
+        Path stateDir = Path.of(String.valueOf(settings().values().get(StreamsConfig.STATE_DIR_CONFIG)));
         assertEquals(1, statefulSet.getSpec().getVolumeClaimTemplates().size(), "one volume claim, for the state");
         String claim = statefulSet.getSpec().getVolumeClaimTemplates().get(0).getMetadata().getName();
-        List<String> mounted = container.getVolumeMounts().stream().filter(m -> m.getName().equals(claim))
-                .map(VolumeMount::getMountPath).toList();
-        assertEquals(List.of(stateDir), mounted, "the claim " + claim + " is mounted at state.dir");
+        // The mount nearest to state.dir is the one its files land on.
+        VolumeMount holder = container.getVolumeMounts().stream().filter(m -> stateDir.startsWith(Path.of(m.getMountPath())))
+                .max(Comparator.comparingInt(m -> Path.of(m.getMountPath()).getNameCount()))
+                .orElseThrow(() -> new AssertionError("state.dir " + stateDir + " is on a mounted volume"));
+        assertEquals(claim, holder.getName(), "state.dir " + stateDir + " is on the claim " + claim);
+        // Kafka Streams sets state.dir's permissions at start: only its owner may, and the volume's root is root's.
+        assertEquals(Path.of(holder.getMountPath()), stateDir.getParent(),
+                "state.dir is a directory directly under the claim's mount, which the enforcer creates");
         assertTrue(podSpec().getVolumes().stream().noneMatch(v -> v.getName().equals(claim)),
                 "no pod volume shadows the claim " + claim);
         assertEquals("ReadWriteOnce", statefulSet.getSpec().getVolumeClaimTemplates().get(0).getSpec()
