@@ -10,6 +10,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Collection;
+import java.util.Optional;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,20 +52,43 @@ final class KeysCommand {
         }
     }
 
-    /** Assigns a key to a plan. */
+    /** Assigns a key to a plan, refusing one that is not in force unless told to pre-assign it. */
     @Command(name = "assign", mixinStandardHelpOptions = true,
-            description = "Assigns API key KEY to plan PLAN (from its next request). The plan need not exist yet: until "
-                    + "it does, the key's requests are denied with UNKNOWN_PLAN.")
+            description = "Assigns API key KEY to plan PLAN (from its next request). PLAN must be in force, as `plans list` "
+                    + "shows it (a plan just published is in force once the enforcer has validated it); otherwise "
+                    + "nothing is assigned and the exit status is 2.")
     static final class Assign extends KeySubcommand {
 
         @Parameters(index = "1", paramLabel = "PLAN", description = "The plan id.")
         String plan;
 
+        @Option(names = "--allow-unknown-plan", description = "Assign PLAN even if it is not in force, to pre-assign a "
+                + "key: until the plan exists, its requests are denied with UNKNOWN_PLAN.")
+        boolean allowUnknownPlan;
+
         @Override
         int run(Settings settings, Topics topics) throws InterruptedException {
-            new CatalogClient(settings.values(), topics).assignKey(apiKey, plan);
+            CatalogClient catalog = new CatalogClient(settings.values(), topics);
+            if (!allowUnknownPlan) {
+                Optional<String> refusal = refusal(plan, catalog.listPlans().keySet());
+                if (refusal.isPresent()) {
+                    spec.commandLine().getErr().println("quota-enforcer: " + refusal.get());
+                    return 2;
+                }
+            }
+            catalog.assignKey(apiKey, plan);
             spec.commandLine().getOut().println("assigned " + apiKey + " to plan " + plan);
             return 0;
+        }
+
+        /** Why {@code plan} may not be assigned when {@code inForce} are the plans in force; empty when it may. */
+        static Optional<String> refusal(String plan, Collection<String> inForce) {
+            if (inForce.contains(plan)) {
+                return Optional.empty();
+            }
+            String plans = inForce.isEmpty() ? "none" : String.join(", ", new TreeSet<>(inForce));
+            return Optional.of("plan \"" + plan + "\" is not in force; plans in force: " + plans + ". Use "
+                    + "--allow-unknown-plan to assign it anyway (its requests are denied until the plan exists).");
         }
     }
 

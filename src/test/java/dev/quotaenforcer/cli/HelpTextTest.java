@@ -1,6 +1,7 @@
 package dev.quotaenforcer.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +10,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** The --help texts name only commands that exist. */
+/** The --help texts name only commands that exist, and say what the commands refuse. */
 class HelpTextTest {
 
     private static final Pattern QUOTED = Pattern.compile("`([^`]+)`");
@@ -20,6 +21,17 @@ class HelpTextTest {
         List<String> unknown = new ArrayList<>();
         collectUnknownCommands(root, root, unknown);
         assertEquals(List.of(), unknown, "commands named in --help that do not exist");
+    }
+
+    @Test
+    void keysAssignHelpSaysThePlanMustBeInForceAndHowToPreAssignOne() {
+        CommandLine assign = new CommandLine(new QuotaEnforcerCommand()).getSubcommands().get("keys")
+                .getSubcommands().get("assign");
+        String help = assign.getUsageMessage(CommandLine.Help.Ansi.OFF).replaceAll("\\s+", " ");
+        assertTrue(help.contains("PLAN must be in force, as `plans list` shows it"), help);
+        assertTrue(help.contains("otherwise nothing is assigned and the exit status is 2"), help);
+        assertTrue(help.contains("--allow-unknown-plan Assign PLAN even if it is not in force"), help);
+        assertTrue(help.contains("denied with UNKNOWN_PLAN"), help);
     }
 
     /** Every `quoted` command path in the help of {@code command} and its subcommands must resolve from the root. */

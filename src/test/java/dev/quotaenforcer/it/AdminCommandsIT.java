@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -60,14 +61,26 @@ class AdminCommandsIT {
                 {"id": "gold", "quota": {"name": "hourly", "limit": 3, "window": "PT1H"}}""");
         Path invalid = Files.writeString(dir.resolve("broken.json"), """
                 {"id": "broken", "quota": {"name": "hourly", "limit": -3, "window": "PT1H"}}""");
+        Path later = Files.writeString(dir.resolve("platinum.json"), """
+                {"id": "platinum", "quota": {"name": "hourly", "limit": 10, "window": "PT1H"}}""");
 
         assertEquals(0, cluster.cli("plans", "put", plan.toString()).status());
         TestCluster.CliResult rejected = cluster.cli("plans", "put", invalid.toString());
         assertEquals(2, rejected.status());
         assertTrue(rejected.err().contains("quota.limit: -3"), rejected.err());
-        assertEquals(0, cluster.cli("keys", "assign", "k-gold", "gold").status());
 
         try (Enforcer enforcer = cluster.startEnforcer("a", dir.resolve("state"))) {
+            // A published plan is in force once the enforcer has validated it into the catalog keys assign reads.
+            TestCluster.awaitCondition("gold in the plan catalog",
+                    () -> cluster.cli("plans", "list").out().startsWith("gold\t"), Duration.ofSeconds(60));
+            TestCluster.CliResult unknown = cluster.cli("keys", "assign", "k-x", "nosuchplan");
+            assertEquals(2, unknown.status(), unknown.out());
+            assertEquals("quota-enforcer: plan \"nosuchplan\" is not in force; plans in force: gold. Use "
+                    + "--allow-unknown-plan to assign it anyway (its requests are denied until the plan exists).\n",
+                    unknown.err());
+            assertEquals("", unknown.out());
+            assertEquals(0, cluster.cli("keys", "assign", "k-gold", "gold").status());
+
             TestCluster.awaitAssignment(enforcer, "k-gold", "gold");
             for (int i = 0; i < 4; i++) {
                 cluster.send(List.of(TestCluster.request(cluster.topics(), "k-gold", "r-" + i, 1, "2026-01-05T12:00:00Z")));
@@ -79,6 +92,19 @@ class AdminCommandsIT {
             TestCluster.CliResult list = cluster.cli("plans", "list");
             assertEquals(0, list.status());
             assertEquals("gold\tquota hourly (fixed-window, 3 per PT1H)\n", list.out(), "the invalid plan never entered");
+
+            TestCluster.CliResult early = cluster.cli("keys", "assign", "k-early", "platinum", "--allow-unknown-plan");
+            assertEquals(0, early.status(), early.err());
+            assertEquals("assigned k-early to plan platinum\n", early.out());
+            assertEquals(0, cluster.cli("plans", "put", later.toString()).status());
+            TestCluster.awaitAssignment(enforcer, "k-early", "platinum");
+            cluster.send(List.of(TestCluster.request(cluster.topics(), "k-early", "r-e", 1, "2026-01-05T12:00:00Z")));
+            Decision first = cluster.awaitDecisions(5).stream().filter(d -> "k-early".equals(d.apiKey())).findFirst()
+                    .orElseThrow();
+            assertTrue(first.allowed() && "platinum".equals(first.plan()), "the pre-assigned key decided on its plan: " + first);
         }
+        List<String> assigned = cluster.readAll(cluster.topics().apiKeys()).stream().map(ConsumerRecord::key).sorted()
+                .toList();
+        assertEquals(List.of("k-early", "k-gold"), assigned, "a refused assignment is never written");
     }
 }
