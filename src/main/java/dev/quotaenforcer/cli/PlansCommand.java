@@ -7,10 +7,10 @@ import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.plan.InvalidPlanException;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanPolicy;
+import dev.quotaenforcer.plan.PlanText;
 import dev.quotaenforcer.topology.Topics;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -89,9 +89,8 @@ final class PlansCommand {
         for (PlanPolicy policy : plan.policies()) {
             LimitPolicy limit = policy.limit();
             String parameters = limit.algorithm().windowed()
-                    ? limit.limit() + " per " + Duration.ofMillis(limit.windowMs())
-                    : "capacity " + limit.limit() + ", " + limit.refill().tokens() + " per "
-                            + Duration.ofMillis(limit.refill().periodMs());
+                    ? PlanText.window(limit.limit(), limit.windowMs())
+                    : "capacity " + limit.limit() + ", " + PlanText.rate(limit.refill());
             policies.add(policy.kind().name().toLowerCase(Locale.ROOT) + " " + limit.name() + " ("
                     + limit.algorithm().id() + ", " + parameters + ")");
         }

@@ -91,7 +91,7 @@ class AdminCommandsIT {
 
             TestCluster.CliResult list = cluster.cli("plans", "list");
             assertEquals(0, list.status());
-            assertEquals("gold\tquota hourly (fixed-window, 3 per PT1H)\n", list.out(), "the invalid plan never entered");
+            assertEquals("gold\tquota hourly (fixed-window, 3 per 1h)\n", list.out(), "the invalid plan never entered");
 
             TestCluster.CliResult early = cluster.cli("keys", "assign", "k-early", "platinum", "--allow-unknown-plan");
             assertEquals(0, early.status(), early.err());
