@@ -211,9 +211,10 @@ public final class LatencyScenario implements Scenario {
             SplittableRandom keys = new SplittableRandom(context.seed());
             AtomicLong asked = new AtomicLong();
             for (IsolationLevel isolation : setup.readers()) {
-                try (QuotaClient client = new QuotaClient(cluster, new QuotaClient.Options(topics.requests().name(),
-                        topics.replies().name(), 0, TIMEOUT, QuotaClient.FailurePolicy.FAIL_OPEN, isolation),
-                        Clock.systemUTC())) {
+                try (QuotaClient client = new QuotaClient(cluster, QuotaClient.Options.builder()
+                        .requestsTopic(topics.requests().name()).replyTopic(topics.replies().name()).replyPartition(0)
+                        .timeout(TIMEOUT).failurePolicy(QuotaClient.FailurePolicy.FAIL_OPEN).replyIsolation(isolation)
+                        .build(), Clock.systemUTC())) {
                     if (!client.awaitReady(READY_TIMEOUT)) {
                         throw new IllegalStateException("the gateway client did not reach the cluster within " + READY_TIMEOUT);
                     }

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -53,20 +54,167 @@ public final class QuotaClient implements AutoCloseable {
     }
 
     /**
-     * @param requestsTopic  where request events go, e.g. {@code quota.requests}
-     * @param replyTopic     this gateway's reply topic, under {@code <prefix>.replies}, e.g. {@code quota.replies}
-     * @param replyPartition the partition of it this instance owns
-     * @param replyIsolation {@code READ_COMMITTED} waits for the enforcer's transaction to commit;
-     *                       {@code READ_UNCOMMITTED} reads a decision as soon as it is written, which under
-     *                       exactly-once may be rolled back and the request decided again (see the README)
+     * Where a client sends its checks, where its replies come back and how long it waits for them. Built with
+     * {@link #builder()}, which checks every value at {@link Builder#build()}.
      */
-    public record Options(String requestsTopic, String replyTopic, int replyPartition, Duration timeout,
-                          FailurePolicy failurePolicy, IsolationLevel replyIsolation) {
+    public static final class Options {
 
-        /** Options that read only committed decisions. */
-        public Options(String requestsTopic, String replyTopic, int replyPartition, Duration timeout,
-                       FailurePolicy failurePolicy) {
-            this(requestsTopic, replyTopic, replyPartition, timeout, failurePolicy, IsolationLevel.READ_COMMITTED);
+        /** The requests topic under the default topic prefix. */
+        public static final String DEFAULT_REQUESTS_TOPIC = "quota.requests";
+        /** The reply topic {@code run} and {@code topics apply} create under the default topic prefix. */
+        public static final String DEFAULT_REPLY_TOPIC = "quota.replies";
+        /** Room for a read-committed reply to wait for the enforcer's commit (every 100 ms by default). */
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofMillis(250);
+        /** Availability over enforcement, as most gateways choose for a rate limiter they cannot reach. */
+        public static final FailurePolicy DEFAULT_FAILURE_POLICY = FailurePolicy.FAIL_OPEN;
+        /** Decisions only once committed: the ones that never disagree with the enforcer's books. */
+        public static final IsolationLevel DEFAULT_REPLY_ISOLATION = IsolationLevel.READ_COMMITTED;
+
+        /** What Kafka accepts as a topic name. */
+        private static final Pattern TOPIC_NAME = Pattern.compile("[A-Za-z0-9._-]{1,249}");
+
+        private final String requestsTopic;
+        private final String replyTopic;
+        private final int replyPartition;
+        private final Duration timeout;
+        private final FailurePolicy failurePolicy;
+        private final IsolationLevel replyIsolation;
+
+        private Options(Builder builder) {
+            this.requestsTopic = builder.requestsTopic;
+            this.replyTopic = builder.replyTopic;
+            this.replyPartition = builder.replyPartition;
+            this.timeout = builder.timeout;
+            this.failurePolicy = builder.failurePolicy;
+            this.replyIsolation = builder.replyIsolation;
+        }
+
+        /** A builder holding the defaults; only the reply partition must be given. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        public String requestsTopic() {
+            return requestsTopic;
+        }
+
+        public String replyTopic() {
+            return replyTopic;
+        }
+
+        public int replyPartition() {
+            return replyPartition;
+        }
+
+        public Duration timeout() {
+            return timeout;
+        }
+
+        public FailurePolicy failurePolicy() {
+            return failurePolicy;
+        }
+
+        public IsolationLevel replyIsolation() {
+            return replyIsolation;
+        }
+
+        @Override
+        public String toString() {
+            return "Options[requestsTopic=" + requestsTopic + ", replyTopic=" + replyTopic + ", replyPartition="
+                    + replyPartition + ", timeout=" + timeout + ", failurePolicy=" + failurePolicy + ", replyIsolation="
+                    + replyIsolation + "]";
+        }
+
+        /** Collects the options; {@link #build()} checks them and says which one is wrong. */
+        public static final class Builder {
+
+            private String requestsTopic = DEFAULT_REQUESTS_TOPIC;
+            private String replyTopic = DEFAULT_REPLY_TOPIC;
+            /** No default: two gateway instances on one partition would each read the other's replies. */
+            private Integer replyPartition;
+            private Duration timeout = DEFAULT_TIMEOUT;
+            private FailurePolicy failurePolicy = DEFAULT_FAILURE_POLICY;
+            private IsolationLevel replyIsolation = DEFAULT_REPLY_ISOLATION;
+
+            private Builder() {
+            }
+
+            /** Where request events go; default {@value Options#DEFAULT_REQUESTS_TOPIC}. */
+            public Builder requestsTopic(String requestsTopic) {
+                this.requestsTopic = requestsTopic;
+                return this;
+            }
+
+            /**
+             * This gateway's reply topic, {@code <prefix>.replies} or a topic under it such as
+             * {@code quota.replies.edge-eu} (the enforcer writes to no other); default {@value Options#DEFAULT_REPLY_TOPIC}.
+             */
+            public Builder replyTopic(String replyTopic) {
+                this.replyTopic = replyTopic;
+                return this;
+            }
+
+            /** The partition of the reply topic this gateway instance owns; required. */
+            public Builder replyPartition(int replyPartition) {
+                this.replyPartition = replyPartition;
+                return this;
+            }
+
+            /** How long a check waits for its decision before the failure policy answers; default 250 ms. */
+            public Builder timeout(Duration timeout) {
+                this.timeout = timeout;
+                return this;
+            }
+
+            /** Who answers a check no decision reached in time; default {@code FAIL_OPEN}. */
+            public Builder failurePolicy(FailurePolicy failurePolicy) {
+                this.failurePolicy = failurePolicy;
+                return this;
+            }
+
+            /**
+             * {@code READ_COMMITTED} (the default) waits for the enforcer's transaction to commit;
+             * {@code READ_UNCOMMITTED} reads a decision as soon as it is written, which under exactly-once
+             * may be rolled back and the request decided again (see the README).
+             */
+            public Builder replyIsolation(IsolationLevel replyIsolation) {
+                this.replyIsolation = replyIsolation;
+                return this;
+            }
+
+            /** @throws IllegalArgumentException naming the first option that is missing or wrong, and its value */
+            public Options build() {
+                requireTopicName("requestsTopic", requestsTopic);
+                requireTopicName("replyTopic", replyTopic);
+                if (replyPartition == null) {
+                    throw new IllegalArgumentException("replyPartition: not set; give the partition of " + replyTopic
+                            + " this gateway instance owns");
+                }
+                if (replyPartition < 0) {
+                    throw new IllegalArgumentException("replyPartition: " + replyPartition + " must be 0 or more");
+                }
+                if (timeout == null) {
+                    throw new IllegalArgumentException("timeout: null; give how long a check waits, e.g. PT0.25S");
+                }
+                // Waits are scheduled in whole milliseconds: a shorter timeout would answer every check by the policy.
+                if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                    throw new IllegalArgumentException("timeout: " + timeout + " must be at least 1 ms");
+                }
+                if (failurePolicy == null) {
+                    throw new IllegalArgumentException("failurePolicy: null; give FAIL_OPEN or FAIL_CLOSED");
+                }
+                if (replyIsolation == null) {
+                    throw new IllegalArgumentException("replyIsolation: null; give READ_COMMITTED or READ_UNCOMMITTED");
+                }
+                return new Options(this);
+            }
+
+            private static void requireTopicName(String option, String name) {
+                if (name == null || !TOPIC_NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+                    throw new IllegalArgumentException(option + ": " + (name == null ? "null" : '"' + name + '"')
+                            + " is not a topic name; use 1 to 249 letters, digits, '.', '_' or '-'");
+                }
+            }
         }
     }
 

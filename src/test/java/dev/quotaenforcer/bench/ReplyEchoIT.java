@@ -40,8 +40,9 @@ class ReplyEchoIT {
         try (ReplyEcho echo = new ReplyEcho(settings, requests, replies);
              // Were the asked partition ignored, replies would follow their keys over all 12 and most never reach 7.
              QuotaClient client = new QuotaClient(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
-                     new QuotaClient.Options(requests, replies, 7, Duration.ofSeconds(30),
-                             QuotaClient.FailurePolicy.FAIL_CLOSED, IsolationLevel.READ_COMMITTED), Clock.systemUTC())) {
+                     QuotaClient.Options.builder().requestsTopic(requests).replyTopic(replies).replyPartition(7)
+                             .timeout(Duration.ofSeconds(30)).failurePolicy(QuotaClient.FailurePolicy.FAIL_CLOSED)
+                             .replyIsolation(IsolationLevel.READ_COMMITTED).build(), Clock.systemUTC())) {
             assertTrue(echo.awaitRunning(Duration.ofSeconds(60)), "the echo runs");
             assertTrue(client.awaitReady(Duration.ofSeconds(60)), "the client reached the cluster");
             List<CompletableFuture<GatewayDecision>> answers = new ArrayList<>();

@@ -34,7 +34,8 @@ class GatewayClientIT {
     private QuotaClient client(TestCluster cluster, String replies, int partition, Duration timeout,
                                QuotaClient.FailurePolicy policy) throws InterruptedException {
         QuotaClient client = new QuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
-                new QuotaClient.Options(cluster.topics().requests().name(), replies, partition, timeout, policy),
+                QuotaClient.Options.builder().requestsTopic(cluster.topics().requests().name()).replyTopic(replies)
+                        .replyPartition(partition).timeout(timeout).failurePolicy(policy).build(),
                 Clock.systemUTC());
         if (!client.awaitReady(Duration.ofSeconds(60))) {
             client.close();

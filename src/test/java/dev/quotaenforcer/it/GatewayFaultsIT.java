@@ -50,8 +50,10 @@ class GatewayFaultsIT {
         TestCluster cluster = new TestCluster("localhost:" + port, "outage");
         Map<String, Object> kafka = Map.of("bootstrap.servers", cluster.bootstrapServers());
         long building = System.nanoTime();
-        try (QuotaClient sync = new QuotaClient(kafka, new QuotaClient.Options(cluster.topics().requests().name(),
-                cluster.topics().replies().name(), 0, TIMEOUT, QuotaClient.FailurePolicy.FAIL_CLOSED), Clock.systemUTC());
+        try (QuotaClient sync = new QuotaClient(kafka, QuotaClient.Options.builder()
+                .requestsTopic(cluster.topics().requests().name()).replyTopic(cluster.topics().replies().name())
+                .replyPartition(0).timeout(TIMEOUT).failurePolicy(QuotaClient.FailurePolicy.FAIL_CLOSED).build(),
+                Clock.systemUTC());
              AsyncQuotaClient async = new AsyncQuotaClient(kafka, cluster.topics().requests().name(),
                      cluster.topics().blocks().name(), Clock.systemUTC())) {
             long builtMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - building);
@@ -95,8 +97,9 @@ class GatewayFaultsIT {
             throws Exception {
         cluster.createTopics(1);
         try (QuotaClient client = new QuotaClient(Map.of("bootstrap.servers", cluster.bootstrapServers()),
-                new QuotaClient.Options(cluster.topics().requests().name(), cluster.topics().replies().name(), 0,
-                        Duration.ofSeconds(20), QuotaClient.FailurePolicy.FAIL_OPEN), Clock.systemUTC())) {
+                QuotaClient.Options.builder().requestsTopic(cluster.topics().requests().name())
+                        .replyTopic(cluster.topics().replies().name()).replyPartition(0).timeout(Duration.ofSeconds(20))
+                        .failurePolicy(QuotaClient.FailurePolicy.FAIL_OPEN).build(), Clock.systemUTC())) {
             assertTrue(client.awaitReady(Duration.ofSeconds(60)));
             // No enforcer runs: the only reply is the forged one, with the check's own correlation id.
             CompletableFuture<GatewayDecision> answer = client.check("k-1", 1, "r-1");

@@ -166,8 +166,9 @@ class GatewayOutageIT {
     }
 
     private static QuotaClient client(TestCluster cluster, QuotaClient.FailurePolicy policy) {
-        return new QuotaClient(settings(cluster, Map.of()), new QuotaClient.Options(cluster.topics().requests().name(),
-                cluster.topics().replies().name(), 0, TIMEOUT, policy), Clock.systemUTC());
+        return new QuotaClient(settings(cluster, Map.of()), QuotaClient.Options.builder()
+                .requestsTopic(cluster.topics().requests().name()).replyTopic(cluster.topics().replies().name())
+                .replyPartition(0).timeout(TIMEOUT).failurePolicy(policy).build(), Clock.systemUTC());
     }
 
     private static Map<String, Object> settings(TestCluster cluster, Map<String, Object> overrides) {

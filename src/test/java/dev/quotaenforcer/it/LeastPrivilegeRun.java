@@ -72,9 +72,10 @@ final class LeastPrivilegeRun {
         Path logging = logEverythingAtInfo(dir.resolve("logback-info.xml"));
         StringBuilder output = new StringBuilder();
         Map<String, Object> gateway = broker.client(GATEWAY);
-        try (QuotaClient client = new QuotaClient(gateway, new QuotaClient.Options(admin.topics().requests().name(),
-                admin.topics().replies().name(), 0, Duration.ofSeconds(10), QuotaClient.FailurePolicy.FAIL_CLOSED),
-                Clock.systemUTC());
+        try (QuotaClient client = new QuotaClient(gateway, QuotaClient.Options.builder()
+                .requestsTopic(admin.topics().requests().name()).replyTopic(admin.topics().replies().name())
+                .replyPartition(0).timeout(Duration.ofSeconds(10)).failurePolicy(QuotaClient.FailurePolicy.FAIL_CLOSED)
+                .build(), Clock.systemUTC());
              AsyncQuotaClient async = new AsyncQuotaClient(gateway, admin.topics().requests().name(),
                      admin.topics().blocks().name(), Clock.systemUTC())) {
             assertTrue(client.awaitReady(WAIT), "the gateway's client reads its replies");
