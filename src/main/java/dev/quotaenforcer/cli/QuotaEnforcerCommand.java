@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "quota-enforcer", mixinStandardHelpOptions = true, version = "quota-enforcer 0.1.0",
         description = "API quota enforcer on Kafka Streams.",
         subcommands = {RunCommand.class, DemoCommand.class, TopicsCommand.class, PlansCommand.class, KeysCommand.class,
-                AclsCommand.class, BenchCommand.class})
+                AclsCommand.class, ConfigCommand.class, BenchCommand.class})
 public final class QuotaEnforcerCommand {
 }

@@ -27,7 +27,9 @@ public final class EnforcerConfig extends AbstractConfig {
     public static final String REQUEST_PARTITIONS_CONFIG = "quota.requests.partitions";
     private static final String REQUEST_PARTITIONS_DOC = "Partition count of the requests topic. Records whose "
             + "key does not hash (murmur2, as the Java client does) to the partition they sit on are re-keyed "
-            + "through a repartition topic of this many partitions, so a key is never counted by two tasks.";
+            + "through a repartition topic of this many partitions, so a key is never counted by two tasks. The "
+            + "enforcer reads it from the cluster when it starts, in place of any value given; the default serves only "
+            + "a topology built without a cluster.";
 
     public static final String DEFAULT_PLAN_CONFIG = "quota.default.plan";
     private static final String DEFAULT_PLAN_DOC = "Plan applied to API keys with no assignment. Empty: such keys "
@@ -54,9 +56,9 @@ public final class EnforcerConfig extends AbstractConfig {
     private static final String EXPIRY_INTERVAL_MS_DOC = "Stream-time interval at which keys whose every window has "
             + "expired are deleted from the state store.";
 
-    /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
     /** The enforcer's producer back-off before its first retry (it doubles with each retry, to 1 s). */
     public static final int PRODUCER_RETRY_BACKOFF_MS = 10;
+    /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
     private static final long MAX_LATENESS_MS = 100L * 366 * 24 * 3_600_000;
     public static final String REQUEST_MAX_LATENESS_MS_CONFIG = "quota.request.max.lateness.ms";
     private static final String REQUEST_MAX_LATENESS_MS_DOC = "How far a request's event time may lie behind the newest "

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -44,12 +45,25 @@ public final class Settings {
         }
         env.forEach((name, value) -> {
             if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
-                String key = name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
-                settings.put(key, value, "environment variable " + name);
+                settings.put(settingOf(name), value, "environment variable " + name);
             }
         });
         settings.putAll(flags, "command line");
         return settings;
+    }
+
+    private static String settingOf(String environmentVariable) {
+        return environmentVariable.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+
+    /**
+     * The environment variable that sets {@code setting}, or empty when none can: a variable's name is read
+     * lower-cased with underscores as dots, and shells take only letters, digits and underscores, so only a
+     * setting of lower-case letters, digits and dots has one.
+     */
+    public static Optional<String> environmentVariable(String setting) {
+        return setting.matches("[a-z0-9.]+")
+                ? Optional.of(ENV_PREFIX + setting.toUpperCase(Locale.ROOT).replace('.', '_')) : Optional.empty();
     }
 
     private void putAll(Map<String, String> entries, String origin) {

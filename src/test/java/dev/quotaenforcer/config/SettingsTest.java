@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +22,22 @@ class SettingsTest {
 
     private Path write(String name, String content) throws IOException {
         return Files.writeString(dir.resolve(name), content);
+    }
+
+    @Test
+    void everySettingOfLowerCaseLettersDigitsAndDotsHasAnEnvironmentVariableThatSetsIt() {
+        for (String setting : List.of("quota.default.plan", "bootstrap.servers", "ssl.truststore.location", "a1.b2")) {
+            String variable = Settings.environmentVariable(setting).orElseThrow();
+            assertEquals(Map.of(setting, "x"), Settings.load(null, Map.of(variable, "x"), Map.of()).values(), variable);
+        }
+        assertEquals(Optional.of("QUOTA_ENFORCER_QUOTA_HTTP_PORT"), Settings.environmentVariable("quota.http.port"));
+    }
+
+    @Test
+    void aSettingNoVariableCanSpellHasNone() {
+        for (String setting : List.of("my_setting", "Upper.case", "with-dash")) {
+            assertEquals(Optional.empty(), Settings.environmentVariable(setting), setting);
+        }
     }
 
     @Test
