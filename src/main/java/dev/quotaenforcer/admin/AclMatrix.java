@@ -26,7 +26,8 @@ import org.apache.kafka.common.resource.ResourceType;
  * topics it checks at startup, and runs Kafka Streams under exactly-once: its group and transactional
  * ids and its internal topics are named after its {@code application.id}. A gateway writes requests
  * and reads replies and blocks; it uses no consumer group (its clients assign partitions). An operator
- * writes commands, plans and key assignments, and reads the plan catalog ({@code plans list}).
+ * writes commands, plans and key assignments, and reads the plan catalog ({@code plans list}, and
+ * {@code keys assign} to refuse a plan not in force).
  * Creating the topics ({@code topics apply}) and ACLs is a cluster administrator's job, in no role here.
  */
 public final class AclMatrix {
@@ -121,7 +122,7 @@ public final class AclMatrix {
         acls.topic(Role.OPERATOR, topics.commands().name(), "keys reset/grant/block/unblock", AclOperation.WRITE);
         acls.topic(Role.OPERATOR, topics.plans().name(), "plans put", AclOperation.WRITE);
         acls.topic(Role.OPERATOR, topics.apiKeys().name(), "keys assign", AclOperation.WRITE);
-        acls.topic(Role.OPERATOR, topics.planCatalog().name(), "plans list", AclOperation.READ);
+        acls.topic(Role.OPERATOR, topics.planCatalog().name(), "plans list; keys assign", AclOperation.READ);
         return new AclMatrix(acls.entries);
     }
 
