@@ -63,7 +63,7 @@ final class BearerAuth {
         LOG.debug("Refused {} {} from {}: {}", ctx.method(), RequestParser.abbreviate(ctx.path()), ctx.ip(),
                 presented == null ? "no bearer token" : "a token that is not in " + tokens.source());
         ctx.header("WWW-Authenticate", presented == null ? CHALLENGE : INVALID_TOKEN_CHALLENGE);
-        OperatorServer.problem(ctx, 401, presented == null
+        Answers.problem(ctx, 401, presented == null
                 ? "this endpoint needs an Authorization: Bearer <token> header (a token of quota.http.auth.tokens.file)"
                 : "the bearer token is not one this instance accepts");
         return false;

@@ -8,6 +8,7 @@ import dev.quotaenforcer.engine.PolicyStanding;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.PlanUsage;
 import dev.quotaenforcer.event.RequestParser;
+import dev.quotaenforcer.http.RequestParameters.BadRequest;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanParser;
 import dev.quotaenforcer.topology.JsonSerde;
@@ -23,7 +24,6 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,12 +49,8 @@ public final class OperatorServer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(OperatorServer.class);
     private static final ObjectMapper JSON = JsonSerde.mapper();
-    private static final String PROBLEM_JSON = "application/problem+json";
     private static final int DEFAULT_TOP_KEYS = 20;
-    private static final int MAX_LIST = 1000;
     private static final int MAX_REQUEST_HEAD_BYTES = 128 * 1024;
-    private static final int MAX_PATH_OR_QUERY = 4096;
-    private static final Instant LATEST = Instant.ofEpochMilli(RequestParser.MAX_TIMESTAMP);
 
     private final Javalin server;
     private final PrometheusMeterRegistry metrics;
@@ -81,10 +77,10 @@ public final class OperatorServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.jetty.host = bindAddress;
             config.jetty.port = port;
-            // Room for a path or query far longer than any valid one, so that it is refused by the checks below.
+            // Room for a path or query far longer than any valid one, so that requireModestSize refuses it.
             config.jetty.modifyHttpConfiguration(http -> http.setRequestHeaderSize(MAX_REQUEST_HEAD_BYTES));
             config.jetty.modifyServer(jetty -> jetty.setErrorHandler(new ProblemErrorHandler()));
-            config.routes.before(OperatorServer::requireModestSize);
+            config.routes.before(RequestParameters::requireModestSize);
             // Open: the probes, and the dashboard's page, the same static bytes for everyone (it asks for a token
             // when the API needs one, and sends it with each of its requests).
             config.routes.get("/", ctx -> ctx.contentType("text/html; charset=utf-8").result(dashboard));
@@ -99,8 +95,8 @@ public final class OperatorServer implements AutoCloseable {
             config.routes.get("/exceeded", auth.protect(this::exceeded));
             config.routes.get("/internal/plan-usage/{plan}", auth.protect(this::localPlanUsage));
             config.routes.get("/internal/top-keys/{plan}", auth.protect(this::localTopKeys));
-            config.routes.exception(BadRequest.class, (e, ctx) -> problem(ctx, 400, e.getMessage()));
-            config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> unavailable(ctx,
+            config.routes.exception(BadRequest.class, (e, ctx) -> Answers.problem(ctx, 400, e.getMessage()));
+            config.routes.exception(InvalidStateStoreException.class, (e, ctx) -> Answers.unavailable(ctx,
                     "state is moving between instances or restoring: " + e.getMessage()));
         });
         server.start();
@@ -140,7 +136,7 @@ public final class OperatorServer implements AutoCloseable {
     public void attach(KafkaStreams streams, HostInfo self, Map<String, Object> clientSettings,
                        Topics topics) {
         attached = new Attached(streams, new LocalStores(streams, defaultPlan), new InstanceRouter(streams, self),
-                new RecentExceeded(clientSettings, topics.exceeded(), MAX_LIST));
+                new RecentExceeded(clientSettings, topics.exceeded(), RequestParameters.MAX_LIST));
     }
 
     private void health(Context ctx) throws IOException {
@@ -149,7 +145,7 @@ public final class OperatorServer implements AutoCloseable {
         body.put("live", isLive());
         body.put("ready", isReady());
         body.put("streams", streamsState());
-        json(ctx.status(isReady() ? 200 : 503), body);
+        Answers.json(ctx.status(isReady() ? 200 : 503), body);
     }
 
     private String streamsState() {
@@ -176,7 +172,7 @@ public final class OperatorServer implements AutoCloseable {
     private Attached ready(Context ctx) {
         Attached now = attached;
         if (now == null) {
-            unavailable(ctx, "the enforcer is starting");
+            Answers.unavailable(ctx, "the enforcer is starting");
         }
         return now;
     }
@@ -191,10 +187,10 @@ public final class OperatorServer implements AutoCloseable {
             throw new BadRequest("an API key has 1 to " + RequestParser.MAX_ID_LENGTH + " characters; this one has "
                     + apiKey.length());
         }
-        instant(ctx, "at", now());
+        RequestParameters.instant(ctx, "at", RequestParameters.now(clock));
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.STATE_STORE, apiKey);
         if (owner == null) {
-            unavailable(ctx, "no instance owns key " + apiKey + " at the moment (starting or rebalancing)");
+            Answers.unavailable(ctx, "no instance owns key " + apiKey + " at the moment (starting or rebalancing)");
             return;
         }
         if (!owner.local()) {
@@ -203,15 +199,15 @@ public final class OperatorServer implements AutoCloseable {
         }
         String planId = app.stores().planOf(apiKey);
         if (planId == null) {
-            problem(ctx, 404, "API key " + apiKey + " is assigned to no plan and there is no default plan");
+            Answers.problem(ctx, 404, "API key " + apiKey + " is assigned to no plan and there is no default plan");
             return;
         }
         Plan plan = app.stores().plan(planId);
         if (plan == null) {
-            problem(ctx, 404, "API key " + apiKey + " is assigned to plan " + planId + ", which is not in the catalog");
+            Answers.problem(ctx, 404, "API key " + apiKey + " is assigned to plan " + planId + ", which is not in the catalog");
             return;
         }
-        Instant at = instant(ctx, "at", now());
+        Instant at = RequestParameters.instant(ctx, "at", RequestParameters.now(clock));
         KeyState state = app.stores().keyState(apiKey, owner.partition());
         List<KeyUsageView.PolicyView> policies = new ArrayList<>();
         for (PolicyStanding standing : QuotaEngine.standings(plan, state, at.toEpochMilli())) {
@@ -220,8 +216,8 @@ public final class OperatorServer implements AutoCloseable {
         boolean blocked = state != null && state.blockedAt(at.toEpochMilli());
         Instant blockedUntil = blocked && state.blockedUntil() != KeyState.BLOCKED_WITHOUT_END
                 ? Instant.ofEpochMilli(state.blockedUntil()) : null;
-        json(ctx, new KeyUsageView(apiKey, planId, at, app.router().self(), blocked, blockedUntil, policies,
-                app.stores().keyUsage(apiKey, hourOf(at), owner.partition())));
+        Answers.json(ctx, new KeyUsageView(apiKey, planId, at, app.router().self(), blocked, blockedUntil, policies,
+                app.stores().keyUsage(apiKey, RequestParameters.hourOf(at), owner.partition())));
     }
 
     private void plans(Context ctx) throws IOException {
@@ -234,7 +230,7 @@ public final class OperatorServer implements AutoCloseable {
         for (byte[] plan : app.stores().planJson().values()) {
             plans.add(JSON.readTree(plan));
         }
-        json(ctx, body);
+        Answers.json(ctx, body);
     }
 
     /** A plan, the hour asked about, the moment its keys' quotas are read at, and how many keys to list. */
@@ -254,11 +250,12 @@ public final class OperatorServer implements AutoCloseable {
         }
         Plan plan = app.stores().plan(planId);
         if (plan == null) {
-            problem(ctx, 404, "plan " + planId + " is not in the catalog");
+            Answers.problem(ctx, 404, "plan " + planId + " is not in the catalog");
             return null;
         }
-        Instant hour = hourOf(instant(ctx, "hour", now()));
-        return new PlanQuery(plan, hour, instant(ctx, "at", latestIn(hour)), count(ctx, "limit", DEFAULT_TOP_KEYS));
+        Instant hour = RequestParameters.hourOf(RequestParameters.instant(ctx, "hour", RequestParameters.now(clock)));
+        return new PlanQuery(plan, hour, RequestParameters.instant(ctx, "at", latestIn(hour)),
+                RequestParameters.count(ctx, "limit", DEFAULT_TOP_KEYS));
     }
 
     /** The instance that owns the plan's hour; null, answered 503, while none does. */
@@ -267,7 +264,7 @@ public final class OperatorServer implements AutoCloseable {
         InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
                 QuotaTopology.hourKey(planId, query.hour()));
         if (owner == null) {
-            unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
+            Answers.unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
         }
         return owner;
     }
@@ -298,7 +295,7 @@ public final class OperatorServer implements AutoCloseable {
             }
         }
         topKeys.sort(TopKey.NEAREST_TO_QUOTA);
-        json(ctx, new PlanUsageView(planId, query.hour(), usage == null ? PlanUsage.none(planId, query.hour()) : usage,
+        Answers.json(ctx, new PlanUsageView(planId, query.hour(), usage == null ? PlanUsage.none(planId, query.hour()) : usage,
                 topKeys.size() > query.limit() ? topKeys.subList(0, query.limit()) : topKeys, unreachable));
     }
 
@@ -314,18 +311,18 @@ public final class OperatorServer implements AutoCloseable {
             return;
         }
         if (!owner.local()) {
-            unavailable(ctx, "the usage of plan " + planId + " is no longer owned here");
+            Answers.unavailable(ctx, "the usage of plan " + planId + " is no longer owned here");
             return;
         }
         PlanUsage usage = app.stores().planUsage(planId, query.hour(), owner.partition());
-        json(ctx, usage == null ? PlanUsage.none(planId, query.hour()) : usage);
+        Answers.json(ctx, usage == null ? PlanUsage.none(planId, query.hour()) : usage);
     }
 
     private void localTopKeys(Context ctx) throws IOException {
         Attached app = ready(ctx);
         PlanQuery query = app == null ? null : planQuery(ctx, app);
         if (query != null) {
-            json(ctx, localTopKeys(app, query));
+            Answers.json(ctx, localTopKeys(app, query));
         }
     }
 
@@ -338,7 +335,8 @@ public final class OperatorServer implements AutoCloseable {
         if (app == null) {
             return;
         }
-        json(ctx, Map.of("events", app.exceeded().latest(count(ctx, "limit", 50)).stream().map(keys::show).toList()));
+        Answers.json(ctx, Map.of("events", app.exceeded().latest(RequestParameters.count(ctx, "limit", 50))
+                .stream().map(keys::show).toList()));
     }
 
     /**
@@ -347,7 +345,7 @@ public final class OperatorServer implements AutoCloseable {
      */
     private void forward(Context ctx, Attached app, HostInfo owner) throws IOException, InterruptedException {
         if (ctx.header(InstanceRouter.FORWARDED_HEADER) != null) {
-            unavailable(ctx, "ownership moved while the request was forwarded");
+            Answers.unavailable(ctx, "ownership moved while the request was forwarded");
             return;
         }
         String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
@@ -355,10 +353,10 @@ public final class OperatorServer implements AutoCloseable {
         try {
             answer = app.router().get(owner, ctx.path() + query, BearerAuth.credentials(ctx));
         } catch (IOException e) {
-            unavailable(ctx, "instance " + InstanceRouter.name(owner) + " owns the key but did not answer: " + e);
+            Answers.unavailable(ctx, "instance " + InstanceRouter.name(owner) + " owns the key but did not answer: " + e);
             return;
         } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
-            problem(ctx, 502, "not relayed from instance " + InstanceRouter.name(owner) + ": " + e.getMessage());
+            Answers.problem(ctx, 502, "not relayed from instance " + InstanceRouter.name(owner) + ": " + e.getMessage());
             return;
         }
         if (answer.status() == 401) {
@@ -385,98 +383,15 @@ public final class OperatorServer implements AutoCloseable {
         return null;
     }
 
-    /** The clock's time to the millisecond, the precision decisions are made in. */
-    private Instant now() {
-        return clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    }
-
     /** Now, if now lies in the hour; else the hour's last millisecond (a past hour is shown as it ended). */
     private Instant latestIn(Instant hour) {
-        Instant now = now();
+        Instant now = RequestParameters.now(clock);
         Instant end = hour.plus(1, ChronoUnit.HOURS);
         return now.isBefore(end) && !now.isBefore(hour) ? now : end.minusMillis(1);
     }
 
-    /** No valid path or query comes near this: a longer one is refused before any route reads it. */
-    private static void requireModestSize(Context ctx) {
-        String query = ctx.queryString();
-        if (ctx.path().length() > MAX_PATH_OR_QUERY || (query != null && query.length() > MAX_PATH_OR_QUERY)) {
-            throw new BadRequest("a path or query of " + Math.max(ctx.path().length(), query == null ? 0 : query.length())
-                    + " characters; at most " + MAX_PATH_OR_QUERY + " are read");
-        }
-    }
-
-    private static Instant hourOf(Instant time) {
-        return time.truncatedTo(ChronoUnit.HOURS);
-    }
-
-    private static Instant instant(Context ctx, String parameter, Instant otherwise) {
-        String value = ctx.queryParam(parameter);
-        if (value == null) {
-            return otherwise;
-        }
-        Instant instant;
-        try {
-            instant = Instant.parse(value);
-        } catch (DateTimeParseException e) {
-            throw new BadRequest("query parameter " + parameter + "=" + RequestParser.abbreviate(value)
-                    + " is not an ISO-8601 instant such as 2026-11-30T10:00:00Z");
-        }
-        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(LATEST)) {
-            throw new BadRequest("query parameter " + parameter + "=" + value + " is outside " + Instant.EPOCH + " to "
-                    + LATEST + ", the times requests are decided in");
-        }
-        return instant;
-    }
-
-    private static int count(Context ctx, String parameter, int otherwise) {
-        String value = ctx.queryParam(parameter);
-        if (value == null) {
-            return otherwise;
-        }
-        try {
-            int count = Integer.parseInt(value);
-            if (count >= 1 && count <= MAX_LIST) {
-                return count;
-            }
-        } catch (NumberFormatException e) {
-            // Answered below, as for a number out of range.
-        }
-        throw new BadRequest("query parameter " + parameter + "=" + RequestParser.abbreviate(value)
-                + " must be a whole number from 1 to " + MAX_LIST);
-    }
-
     private static String encode(String pathSegment) {
         return URLEncoder.encode(pathSegment, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    private static void json(Context ctx, Object body) throws IOException {
-        ctx.contentType("application/json").result(JSON.writeValueAsBytes(body));
-    }
-
-    private static void unavailable(Context ctx, String detail) {
-        ctx.header("Retry-After", "1");
-        problem(ctx, 503, detail);
-    }
-
-    /** An RFC 9457 problem answer. */
-    static void problem(Context ctx, int status, String detail) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("type", "about:blank");
-        body.put("title", switch (status) {
-            case 400 -> "Bad request";
-            case 401 -> "Unauthorized";
-            case 404 -> "Not found";
-            case 502 -> "Bad gateway";
-            default -> "Service unavailable";
-        });
-        body.put("status", status);
-        body.put("detail", detail);
-        try {
-            ctx.status(status).contentType(PROBLEM_JSON).result(JSON.writeValueAsBytes(body));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static byte[] resource(String path) {
@@ -487,13 +402,6 @@ public final class OperatorServer implements AutoCloseable {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /** A request the API cannot answer as asked; the message says which parameter and why. */
-    private static final class BadRequest extends RuntimeException {
-        BadRequest(String message) {
-            super(message);
         }
     }
 
