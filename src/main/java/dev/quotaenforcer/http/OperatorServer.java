@@ -194,7 +194,7 @@ public final class OperatorServer implements AutoCloseable {
             return;
         }
         if (!owner.local()) {
-            forward(ctx, app, owner.host());
+            Forwarding.forward(ctx, app.router(), owner.host());
             return;
         }
         String planId = app.stores().planOf(apiKey);
@@ -282,14 +282,14 @@ public final class OperatorServer implements AutoCloseable {
         }
         List<String> unreachable = new ArrayList<>();
         PlanUsage usage = owner.local() ? app.stores().planUsage(planId, query.hour(), owner.partition())
-                : ask(ctx, app, owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(), PlanUsage.class,
-                        unreachable);
+                : Forwarding.ask(ctx, app.router(), owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(),
+                        PlanUsage.class, unreachable);
 
         // Each instance shows the keys it lists as its own setting says (masked or not): set it alike on all.
         List<TopKey> topKeys = new ArrayList<>(localTopKeys(app, query));
         for (HostInfo other : app.router().others(QuotaTopology.STATE_STORE)) {
-            TopKey[] theirs = ask(ctx, app, other, "/internal/top-keys/" + encode(planId) + query.parameters(), TopKey[].class,
-                    unreachable);
+            TopKey[] theirs = Forwarding.ask(ctx, app.router(), other, "/internal/top-keys/" + encode(planId) + query.parameters(),
+                    TopKey[].class, unreachable);
             if (theirs != null) {
                 topKeys.addAll(List.of(theirs));
             }
@@ -337,50 +337,6 @@ public final class OperatorServer implements AutoCloseable {
         }
         Answers.json(ctx, Map.of("events", app.exceeded().latest(RequestParameters.count(ctx, "limit", 50))
                 .stream().map(keys::show).toList()));
-    }
-
-    /**
-     * Relays another instance's answer to the same request, with the caller's credentials; a request
-     * already forwarded is not sent on. An answer that is not JSON, too large or too slow is 502.
-     */
-    private void forward(Context ctx, Attached app, HostInfo owner) throws IOException, InterruptedException {
-        if (ctx.header(InstanceRouter.FORWARDED_HEADER) != null) {
-            Answers.unavailable(ctx, "ownership moved while the request was forwarded");
-            return;
-        }
-        String query = ctx.queryString() == null ? "" : "?" + ctx.queryString();
-        PeerClient.Answer answer;
-        try {
-            answer = app.router().get(owner, ctx.path() + query, BearerAuth.credentials(ctx));
-        } catch (IOException e) {
-            Answers.unavailable(ctx, "instance " + InstanceRouter.name(owner) + " owns the key but did not answer: " + e);
-            return;
-        } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
-            Answers.problem(ctx, 502, "not relayed from instance " + InstanceRouter.name(owner) + ": " + e.getMessage());
-            return;
-        }
-        if (answer.status() == 401) {
-            // This instance took the caller's token, the owner did not: their token files differ.
-            ctx.header("WWW-Authenticate", BearerAuth.INVALID_TOKEN_CHALLENGE);
-        }
-        ctx.status(answer.status()).contentType(answer.contentType()).result(answer.body());
-    }
-
-    /** Another instance's JSON answer, or null (the instance noted as unreachable) when it gave none. */
-    private static <T> T ask(Context ctx, Attached app, HostInfo host, String pathAndQuery, Class<T> type,
-                             List<String> unreachable) throws InterruptedException {
-        try {
-            PeerClient.Answer answer = app.router().get(host, pathAndQuery, BearerAuth.credentials(ctx));
-            if (answer.status() == 200) {
-                return JSON.readValue(answer.body(), type);
-            }
-            unreachable.add(InstanceRouter.name(host) + " (HTTP " + answer.status() + ")");
-        } catch (IOException e) {
-            unreachable.add(InstanceRouter.name(host) + " (" + e + ")");
-        } catch (PeerClient.Unrelayable | InstanceRouter.NotAMember e) {
-            unreachable.add(InstanceRouter.name(host) + " (" + e.getMessage() + ")");
-        }
-        return null;
     }
 
     /** Now, if now lies in the hour; else the hour's last millisecond (a past hour is shown as it ended). */
