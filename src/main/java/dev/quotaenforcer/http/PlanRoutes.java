@@ -87,28 +87,39 @@ final class PlanRoutes {
                 RequestParameters.count(ctx, "limit", DEFAULT_TOP_KEYS));
     }
 
-    /** The instance that owns the plan's hour; null, answered 503, while none does. */
-    private static InstanceRouter.Owner planUsageOwner(Context ctx, Attached app, PlanQuery query) {
-        String planId = query.plan().id();
-        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
-                QuotaTopology.hourKey(planId, query.hour()));
-        if (owner == null) {
-            Answers.unavailable(ctx, "no instance owns the usage of plan " + planId + " at the moment (starting or rebalancing)");
-        }
-        return owner;
+    /** A plan request with the instance that owns the plan's hour. */
+    private record Owned(Attached app, PlanQuery query, InstanceRouter.Owner owner) {
     }
 
-    private void planUsage(Context ctx) throws IOException, InterruptedException {
+    /**
+     * The plan request and the instance that owns its hour; null when it has been answered already: 503
+     * while the enforcer starts or no instance owns the hour, 404 for a plan not in the catalog.
+     */
+    private Owned owned(Context ctx) {
         Attached app = Attached.ready(ctx, attached);
         PlanQuery query = app == null ? null : planQuery(ctx, app);
         if (query == null) {
-            return;
+            return null;
         }
-        String planId = query.plan().id();
-        InstanceRouter.Owner owner = planUsageOwner(ctx, app, query);
+        InstanceRouter.Owner owner = app.router().owner(QuotaTopology.PLAN_USAGE_STORE,
+                QuotaTopology.hourKey(query.plan().id(), query.hour()));
         if (owner == null) {
+            Answers.unavailable(ctx, "no instance owns the usage of plan " + query.plan().id()
+                    + " at the moment (starting or rebalancing)");
+            return null;
+        }
+        return new Owned(app, query, owner);
+    }
+
+    private void planUsage(Context ctx) throws IOException, InterruptedException {
+        Owned owned = owned(ctx);
+        if (owned == null) {
             return;
         }
+        Attached app = owned.app();
+        PlanQuery query = owned.query();
+        InstanceRouter.Owner owner = owned.owner();
+        String planId = query.plan().id();
         List<String> unreachable = new ArrayList<>();
         PlanUsage usage = owner.local() ? app.stores().planUsage(planId, query.hour(), owner.partition())
                 : Forwarding.ask(ctx, app.router(), owner.host(), "/internal/plan-usage/" + encode(planId) + query.parameters(),
@@ -129,21 +140,18 @@ final class PlanRoutes {
     }
 
     private void localPlanUsage(Context ctx) throws IOException {
-        Attached app = Attached.ready(ctx, attached);
-        PlanQuery query = app == null ? null : planQuery(ctx, app);
-        if (query == null) {
+        Owned owned = owned(ctx);
+        if (owned == null) {
             return;
         }
+        PlanQuery query = owned.query();
+        InstanceRouter.Owner owner = owned.owner();
         String planId = query.plan().id();
-        InstanceRouter.Owner owner = planUsageOwner(ctx, app, query);
-        if (owner == null) {
-            return;
-        }
         if (!owner.local()) {
             Answers.unavailable(ctx, "the usage of plan " + planId + " is no longer owned here");
             return;
         }
-        PlanUsage usage = app.stores().planUsage(planId, query.hour(), owner.partition());
+        PlanUsage usage = owned.app().stores().planUsage(planId, query.hour(), owner.partition());
         Answers.json(ctx, usage == null ? PlanUsage.none(planId, query.hour()) : usage);
     }
 
