@@ -3,14 +3,14 @@ package dev.quotaenforcer.topology;
 import dev.quotaenforcer.event.KeyCommand;
 import dev.quotaenforcer.event.RequestEvent;
 
-/** What reaches a key's task: a request to decide or an admin command to apply (exactly one is set). */
-record KeyInput(RequestEvent request, KeyCommand command) {
+/** What reaches a key's task: a request to decide or an admin command to apply. */
+sealed interface KeyInput permits KeyInput.Request, KeyInput.Command {
 
-    static KeyInput of(RequestEvent request) {
-        return new KeyInput(request, null);
+    /** A request to decide. */
+    record Request(RequestEvent request) implements KeyInput {
     }
 
-    static KeyInput of(KeyCommand command) {
-        return new KeyInput(null, command);
+    /** An admin command to apply. */
+    record Command(KeyCommand command) implements KeyInput {
     }
 }

@@ -174,11 +174,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     @Override
     public void process(Record<String, KeyInput> record) {
-        RequestEvent request = record.value().request();
-        if (request == null) {
-            apply(record, record.value().command());
-            return;
+        if (record.value() instanceof KeyInput.Request input) {
+            answer(record, input.request());
+        } else if (record.value() instanceof KeyInput.Command input) {
+            apply(record, input.command());
         }
+    }
+
+    /** Answers a request: a retry with its original decision, any other with a decision at its time or the lateness bound. */
+    private void answer(Record<String, KeyInput> record, RequestEvent request) {
         clock = Math.max(clock, record.timestamp());
         String id = RequestIds.id(request.apiKey(), request.requestId());
         Decision original = requestIds.original(id, request, record.timestamp(), this::plan);

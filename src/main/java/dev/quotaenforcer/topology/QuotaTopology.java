@@ -144,7 +144,7 @@ public final class QuotaTopology {
                         .withKeySerde(Topics.REKEYED.keySerde())
                         .withValueSerde(Topics.REKEYED.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()))
-                .mapValues(KeyInput::of, Named.as("rekeyed-input"));
+                .mapValues(request -> request == null ? null : new KeyInput.Request(request), Named.as("rekeyed-input"));
         CommandParser commandParser = new CommandParser(config.requestMaxBytes());
         Map<String, KStream<String, CommandIntake.Read>> commands = commandRoutes(builder, commandParser, placement);
         KStream<String, KeyInput> rekeyedCommands = commands.get("command-intake-misplaced")
@@ -153,10 +153,11 @@ public final class QuotaTopology {
                         .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
                         .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()))
-                .mapValues(KeyInput::of, Named.as("rekeyed-command-input"));
+                .mapValues(command -> command == null ? null : new KeyInput.Command(command), Named.as("rekeyed-command-input"));
         KStream<String, KeyInput> placedCommands = commands.get("command-intake-placed")
-                .mapValues(read -> KeyInput.of(read.command()), Named.as("placed-command"));
-        // What comes back from the re-keying topics is checked like public input before a task acts on it.
+                .mapValues(read -> new KeyInput.Command(read.command()), Named.as("placed-command"));
+        // What comes back from the re-keying topics is checked like public input before a task acts on it;
+        // a tombstone there stays a null input, which the check refuses.
         Map<String, KStream<String, RekeyedInputCheck.Checked>> checked = rekeyed
                 .merge(rekeyedCommands, Named.as("rekeyed-inputs"))
                 .processValues(() -> new RekeyedInputCheck(parser, commandParser, placement, replies), Named.as("rekeyed-check"))

@@ -50,14 +50,14 @@ final class RekeyedInputCheck implements FixedKeyProcessor<String, KeyInput, Rek
     @Override
     public void process(FixedKeyRecord<String, KeyInput> record) {
         KeyInput input = record.value();
-        RequestEvent request = input == null ? null : input.request();
-        KeyCommand command = input == null ? null : input.command();
         byte[] json = null;
         String problem;
-        if (request != null) {
+        if (input instanceof KeyInput.Request keyed) {
+            RequestEvent request = keyed.request();
             json = Topics.REKEYED.valueSerde().serializer().serialize(null, request);
             problem = problem(request, requests.parse(json, record.timestamp()), record.key());
-        } else if (command != null) {
+        } else if (input instanceof KeyInput.Command keyed) {
+            KeyCommand command = keyed.command();
             json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
             CommandParser.Parsed parsed = commands.parse(json);
             problem = parsed.command() == null ? parsed.reason() : placementProblem(command.apiKey(), record.key());

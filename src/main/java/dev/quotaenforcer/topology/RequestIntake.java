@@ -79,7 +79,7 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
         }
         RequestEvent request = parsed.request().withReplyTo(replyTo);
         if (placement.holds(request.apiKey(), record.key(), context.recordMetadata())) {
-            context.forward(record.<Object>withValue(KeyInput.of(request)).withHeaders(none()), PLACED);
+            context.forward(record.<Object>withValue(new KeyInput.Request(request)).withHeaders(none()), PLACED);
         } else {
             context.forward(record.<Object>withValue(request).withHeaders(none()), MISPLACED);
         }
