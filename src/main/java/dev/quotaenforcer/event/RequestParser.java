@@ -42,8 +42,16 @@ public final class RequestParser {
         this.maxAheadMs = maxAheadMs;
     }
 
-    /** The outcome of reading one record: exactly one of {@code request} and {@code invalid} is set. */
-    public record Parsed(RequestEvent request, InvalidRequest invalid) {
+    /** The outcome of reading one record: a request, or why the record is none. */
+    public sealed interface Parsed permits Parsed.Accepted, Parsed.Rejected {
+
+        /** A record that reads as a request. */
+        record Accepted(RequestEvent request) implements Parsed {
+        }
+
+        /** A record that is no request, and what is wrong with it. */
+        record Rejected(InvalidRequest invalid) implements Parsed {
+        }
     }
 
     /**
@@ -58,7 +66,7 @@ public final class RequestParser {
             return invalid("OVERSIZE", "the value is " + json.length + " bytes; the limit is " + maxBytes, null, null);
         }
         RequestEvent wellFormed = readWellFormed(json, recordTimestamp);
-        return wellFormed != null ? new Parsed(wellFormed, null) : readExplaining(json, recordTimestamp);
+        return wellFormed != null ? new Parsed.Accepted(wellFormed) : readExplaining(json, recordTimestamp);
     }
 
     /**
@@ -189,7 +197,7 @@ public final class RequestParser {
             return invalid("INVALID_FIELD", "timestamp: " + abbreviate(timestamp.toString()) + " is " + (time - recordTimestamp)
                     + " ms ahead of the record's timestamp; at most " + maxAheadMs + " ms is accepted", requestId, apiKey);
         }
-        return new Parsed(new RequestEvent(requestId, apiKey, costValue, time), null);
+        return new Parsed.Accepted(new RequestEvent(requestId, apiKey, costValue, time));
     }
 
     static String idProblem(String field, JsonNode value) {
@@ -210,7 +218,7 @@ public final class RequestParser {
     }
 
     private static Parsed invalid(String error, String reason, String requestId, String apiKey) {
-        return new Parsed(null, new InvalidRequest(error, reason, requestId, apiKey));
+        return new Parsed.Rejected(new InvalidRequest(error, reason, requestId, apiKey));
     }
 
     /** The text itself up to 80 characters, else its first 77 and an ellipsis: how values are quoted in reasons. */

@@ -74,8 +74,8 @@ final class RekeyedInputCheck implements FixedKeyProcessor<String, KeyInput, Rek
     }
 
     private String problem(RequestEvent request, RequestParser.Parsed parsed, String key) {
-        if (parsed.invalid() != null) {
-            return parsed.invalid().reason();
+        if (parsed instanceof RequestParser.Parsed.Rejected rejected) {
+            return rejected.invalid().reason();
         }
         if (request.replyTo() != null && !replies.allows(request.replyTo())) {
             return "replyTo: " + request.replyTo() + " is not a reply address the intake accepts";

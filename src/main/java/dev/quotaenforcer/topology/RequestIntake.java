@@ -58,26 +58,36 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
         ReplyRouting.Read reply = replies.read(record.headers());
         ReplyAddress replyTo = reply.address();
-        InvalidRequest invalid = parsed.invalid();
-        if (invalid == null && reply.problem() != null) {
-            // Echoed on the reply or carried through the repartition topic, an oversize header would make
-            // a record the broker refuses: the request is refused here instead, answered on the decisions topic.
-            invalid = new InvalidRequest("INVALID_HEADER", reply.problem(), parsed.request().requestId(),
-                    parsed.request().apiKey());
-        }
-        if (invalid != null) {
-            Rejection rejection = new Rejection(invalid.error(), invalid.reason(), keyBytes(record.key()), record.value(),
-                    record.headers());
-            Record<String, byte[]> rejected = record.withHeaders(none());
-            context.forward(rejected.withValue(rejection), REJECTED);
-            if (invalid.answerable()) {
-                // So the gateway is not left waiting for a request it sent.
-                outcomes.invalidRequest(rejected, Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
-                        Reason.INVALID_REQUEST, record.timestamp()), replyTo);
+        if (parsed instanceof RequestParser.Parsed.Rejected rejected) {
+            refuse(record, rejected.invalid(), replyTo);
+        } else if (parsed instanceof RequestParser.Parsed.Accepted accepted) {
+            RequestEvent request = accepted.request();
+            if (reply.problem() != null) {
+                // Echoed on the reply or carried through the repartition topic, an oversize header would make
+                // a record the broker refuses: the request is refused here instead, answered on the decisions topic.
+                refuse(record, new InvalidRequest("INVALID_HEADER", reply.problem(), request.requestId(), request.apiKey()),
+                        replyTo);
+            } else {
+                route(record, request.withReplyTo(replyTo));
             }
-            return;
         }
-        RequestEvent request = parsed.request().withReplyTo(replyTo);
+    }
+
+    /** Dead-letters an unreadable request and, when the gateway can be told, answers it. */
+    private void refuse(Record<String, byte[]> record, InvalidRequest invalid, ReplyAddress replyTo) {
+        Rejection rejection = new Rejection(invalid.error(), invalid.reason(), keyBytes(record.key()), record.value(),
+                record.headers());
+        Record<String, byte[]> rejected = record.withHeaders(none());
+        context.forward(rejected.withValue(rejection), REJECTED);
+        if (invalid.answerable()) {
+            // So the gateway is not left waiting for a request it sent.
+            outcomes.invalidRequest(rejected, Decision.rejected(invalid.requestId(), invalid.apiKey(), null,
+                    Reason.INVALID_REQUEST, record.timestamp()), replyTo);
+        }
+    }
+
+    /** Sends a readable request to its key's task: straight when it sits on its key's partition, else to be re-keyed. */
+    private void route(Record<String, byte[]> record, RequestEvent request) {
         if (placement.holds(request.apiKey(), record.key(), context.recordMetadata())) {
             context.forward(record.<Object>withValue(new KeyInput.Request(request)).withHeaders(none()), PLACED);
         } else {

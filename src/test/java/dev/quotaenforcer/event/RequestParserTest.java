@@ -2,6 +2,7 @@ package dev.quotaenforcer.event;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -98,8 +99,8 @@ class RequestParserTest {
         String id = "r".repeat(RequestParser.MAX_ID_LENGTH);
         String key = "k".repeat(RequestParser.MAX_ID_LENGTH);
 
-        RequestEvent event = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
-                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).request();
+        RequestEvent event = requestOf(new RequestParser(4_096, MAX_COST, MAX_AHEAD)
+                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME));
 
         assertNotNull(event);
         assertEquals(id, event.requestId());
@@ -110,16 +111,15 @@ class RequestParserTest {
     void acceptsValueOfExactlyMaxBytes() {
         String json = padded("{\"requestId\": \"r\", \"apiKey\": \"k\", \"pad\": \"%s\"}", MAX_BYTES);
 
-        assertNotNull(parser.parse(bytes(json), RECORD_TIME).request());
+        assertNotNull(requestOf(parser.parse(bytes(json), RECORD_TIME)));
     }
 
     @Test
     void rejectsNullValueAsEmptyWithoutIds() {
         RequestParser.Parsed parsed = parser.parse(null, RECORD_TIME);
 
-        assertNull(parsed.request());
-        assertEquals(new InvalidRequest("EMPTY", "the record has no value", null, null), parsed.invalid());
-        assertFalse(parsed.invalid().answerable());
+        assertEquals(new InvalidRequest("EMPTY", "the record has no value", null, null), invalidOf(parsed));
+        assertFalse(invalidOf(parsed).answerable());
     }
 
     @Test
@@ -140,8 +140,8 @@ class RequestParserTest {
     void rejectsRequestIdLongerThan256Characters() {
         String id = "r".repeat(RequestParser.MAX_ID_LENGTH + 1);
 
-        InvalidRequest invalid = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
-                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"k\"}"), RECORD_TIME).invalid();
+        InvalidRequest invalid = invalidOf(new RequestParser(4_096, MAX_COST, MAX_AHEAD)
+                .parse(bytes("{\"requestId\": \"" + id + "\", \"apiKey\": \"k\"}"), RECORD_TIME));
 
         assertEquals("INVALID_FIELD", invalid.error());
         assertTrue(invalid.reason().startsWith("requestId: "), invalid.reason());
@@ -155,8 +155,8 @@ class RequestParserTest {
     void rejectsApiKeyLongerThan256Characters() {
         String key = "k".repeat(RequestParser.MAX_ID_LENGTH + 1);
 
-        InvalidRequest invalid = new RequestParser(4_096, MAX_COST, MAX_AHEAD)
-                .parse(bytes("{\"requestId\": \"r\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME).invalid();
+        InvalidRequest invalid = invalidOf(new RequestParser(4_096, MAX_COST, MAX_AHEAD)
+                .parse(bytes("{\"requestId\": \"r\", \"apiKey\": \"" + key + "\"}"), RECORD_TIME));
 
         assertEquals("INVALID_FIELD", invalid.error());
         assertTrue(invalid.reason().startsWith("apiKey: "), invalid.reason());
@@ -229,16 +229,19 @@ class RequestParserTest {
     }
 
     private RequestEvent accepted(String json) {
-        RequestParser.Parsed parsed = parser.parse(bytes(json), RECORD_TIME);
-        assertNull(parsed.invalid(), () -> "rejected: " + parsed.invalid());
-        return parsed.request();
+        return requestOf(parser.parse(bytes(json), RECORD_TIME));
     }
 
     private InvalidRequest rejected(String json) {
-        RequestParser.Parsed parsed = parser.parse(bytes(json), RECORD_TIME);
-        assertNull(parsed.request(), () -> "accepted: " + parsed.request());
-        assertNotNull(parsed.invalid());
-        return parsed.invalid();
+        return invalidOf(parser.parse(bytes(json), RECORD_TIME));
+    }
+
+    private static RequestEvent requestOf(RequestParser.Parsed parsed) {
+        return assertInstanceOf(RequestParser.Parsed.Accepted.class, parsed, () -> "rejected: " + parsed).request();
+    }
+
+    private static InvalidRequest invalidOf(RequestParser.Parsed parsed) {
+        return assertInstanceOf(RequestParser.Parsed.Rejected.class, parsed, () -> "accepted: " + parsed).invalid();
     }
 
     /** Fills the single %s of {@code template} so that the result is exactly {@code length} bytes. */
@@ -263,7 +266,7 @@ class RequestParserTest {
     void rejectsTimestampFurtherAheadOfTheRecordAsAnswerable() {
         String json = "{\"requestId\": \"r\", \"apiKey\": \"k\", \"timestamp\": \"2026-11-30T13:00:00.001Z\"}";
 
-        InvalidRequest invalid = parser.parse(bytes(json), RECORD_TIME).invalid();
+        InvalidRequest invalid = invalidOf(parser.parse(bytes(json), RECORD_TIME));
 
         assertEquals("INVALID_FIELD", invalid.error());
         assertEquals("timestamp: \"2026-11-30T13:00:00.001Z\" is 3600001 ms ahead of the record's timestamp; "
@@ -301,7 +304,7 @@ class RequestParserTest {
             RequestParser.Parsed parsed = roomy.parse(input, RECORD_TIME);
 
             assertEquals(roomy.readExplaining(input, RECORD_TIME), parsed, json.toString());
-            accepted += parsed.request() != null ? 1 : 0;
+            accepted += parsed instanceof RequestParser.Parsed.Accepted ? 1 : 0;
         }
         assertTrue(accepted > 500, "the variants include enough acceptable requests to exercise the fast path: " + accepted);
     }
