@@ -31,9 +31,8 @@ public final class KeyCommandClient {
      */
     public void send(KeyCommand command) throws InterruptedException {
         byte[] value = json.serializer().serialize(topics.commands().name(), command);
-        CommandParser.Parsed parsed = parser.parse(value);
-        if (parsed.command() == null) {
-            throw new IllegalArgumentException(parsed.reason());
+        if (parser.parse(value) instanceof CommandParser.Parsed.Rejected rejected) {
+            throw new IllegalArgumentException(rejected.reason());
         }
         RecordSender.send(settings, topics.commands().name(), command.apiKey(), value);
     }

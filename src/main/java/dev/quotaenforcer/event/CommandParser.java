@@ -30,7 +30,15 @@ public final class CommandParser {
     }
 
     /** The outcome of reading one record: the command, or an error code and what is wrong. */
-    public record Parsed(KeyCommand command, String error, String reason) {
+    public sealed interface Parsed permits Parsed.Accepted, Parsed.Rejected {
+
+        /** A record that reads as a command. */
+        record Accepted(KeyCommand command) implements Parsed {
+        }
+
+        /** A record that is no command: an error code and what is wrong. */
+        record Rejected(String error, String reason) implements Parsed {
+        }
     }
 
     public Parsed parse(byte[] json) {
@@ -52,7 +60,7 @@ public final class CommandParser {
             return invalid("INVALID_JSON", "must be a JSON object, got " + RequestParser.abbreviate(String.valueOf(root)));
         }
         try {
-            return new Parsed(read(root), null, null);
+            return new Parsed.Accepted(read(root));
         } catch (IllegalArgumentException e) {
             return invalid("INVALID_FIELD", e.getMessage());
         }
@@ -144,6 +152,6 @@ public final class CommandParser {
     }
 
     private static Parsed invalid(String error, String reason) {
-        return new Parsed(null, error, reason);
+        return new Parsed.Rejected(error, reason);
     }
 }

@@ -40,14 +40,14 @@ final class CommandIntake implements FixedKeyProcessor<String, byte[], CommandIn
     @Override
     public void process(FixedKeyRecord<String, byte[]> record) {
         CommandParser.Parsed parsed = parser.parse(record.value());
-        KeyCommand command = parsed.command();
-        if (command == null) {
-            Rejection rejection = new Rejection(parsed.error(), parsed.reason(), RequestIntake.keyBytes(record.key()),
+        if (parsed instanceof CommandParser.Parsed.Accepted accepted) {
+            KeyCommand command = accepted.command();
+            boolean placed = placement.holds(command.apiKey(), record.key(), context.recordMetadata());
+            context.forward(record.withValue(new Read(command, placed, null)).withHeaders(new RecordHeaders()));
+        } else if (parsed instanceof CommandParser.Parsed.Rejected rejected) {
+            Rejection rejection = new Rejection(rejected.error(), rejected.reason(), RequestIntake.keyBytes(record.key()),
                     record.value(), record.headers());
             context.forward(record.withValue(new Read(null, false, rejection)).withHeaders(new RecordHeaders()));
-            return;
         }
-        boolean placed = placement.holds(command.apiKey(), record.key(), context.recordMetadata());
-        context.forward(record.withValue(new Read(command, placed, null)).withHeaders(new RecordHeaders()));
     }
 }

@@ -59,8 +59,8 @@ final class RekeyedInputCheck implements FixedKeyProcessor<String, KeyInput, Rek
         } else if (input instanceof KeyInput.Command keyed) {
             KeyCommand command = keyed.command();
             json = Topics.REKEYED_COMMAND.valueSerde().serializer().serialize(null, command);
-            CommandParser.Parsed parsed = commands.parse(json);
-            problem = parsed.command() == null ? parsed.reason() : placementProblem(command.apiKey(), record.key());
+            problem = commands.parse(json) instanceof CommandParser.Parsed.Rejected rejected ? rejected.reason()
+                    : placementProblem(command.apiKey(), record.key());
         } else {
             problem = "the record has no value";
         }

@@ -1,7 +1,7 @@
 package dev.quotaenforcer.event;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
@@ -19,23 +19,32 @@ class CommandParserTest {
         return parser.parse(json == null ? null : json.getBytes(StandardCharsets.UTF_8));
     }
 
+    private static KeyCommand commandOf(CommandParser.Parsed parsed) {
+        return assertInstanceOf(CommandParser.Parsed.Accepted.class, parsed, () -> "rejected: " + parsed).command();
+    }
+
+    private CommandParser.Parsed.Rejected rejected(String json) {
+        CommandParser.Parsed parsed = parse(json);
+        return assertInstanceOf(CommandParser.Parsed.Rejected.class, parsed, () -> "accepted: " + parsed);
+    }
+
     @Test
     void readsEveryTypeWithItsFields() {
-        assertEquals(KeyCommand.reset("k", null), parse("{\"type\": \"reset\", \"apiKey\": \"k\"}").command());
+        assertEquals(KeyCommand.reset("k", null), commandOf(parse("{\"type\": \"reset\", \"apiKey\": \"k\"}")));
         assertEquals(KeyCommand.reset("k", "per-minute"),
-                parse("{\"type\": \"reset\", \"apiKey\": \"k\", \"policy\": \"per-minute\"}").command());
+                commandOf(parse("{\"type\": \"reset\", \"apiKey\": \"k\", \"policy\": \"per-minute\"}")));
         assertEquals(KeyCommand.grant("k", "hourly", 500),
-                parse("{\"type\": \"GRANT\", \"apiKey\": \"k\", \"policy\": \"hourly\", \"amount\": 500}").command());
+                commandOf(parse("{\"type\": \"GRANT\", \"apiKey\": \"k\", \"policy\": \"hourly\", \"amount\": 500}")));
         assertEquals(KeyCommand.block("k", Instant.parse("2026-12-01T00:00:00Z")),
-                parse("{\"type\": \"block\", \"apiKey\": \"k\", \"until\": \"2026-12-01T01:00:00+01:00\"}").command());
-        assertEquals(KeyCommand.block("k", null), parse("{\"type\": \"block\", \"apiKey\": \"k\"}").command());
-        assertEquals(KeyCommand.unblock("k"), parse("{\"type\": \"unblock\", \"apiKey\": \"k\", \"gatewayNote\": 1}").command());
+                commandOf(parse("{\"type\": \"block\", \"apiKey\": \"k\", \"until\": \"2026-12-01T01:00:00+01:00\"}")));
+        assertEquals(KeyCommand.block("k", null), commandOf(parse("{\"type\": \"block\", \"apiKey\": \"k\"}")));
+        assertEquals(KeyCommand.unblock("k"), commandOf(parse("{\"type\": \"unblock\", \"apiKey\": \"k\", \"gatewayNote\": 1}")));
     }
 
     @Test
     void readsTheAuditFields() {
-        KeyCommand command = parse("""
-                {"type": "block", "apiKey": "k", "commandId": "c-1", "issuer": "alice", "reason": "scraping"}""").command();
+        KeyCommand command = commandOf(parse("""
+                {"type": "block", "apiKey": "k", "commandId": "c-1", "issuer": "alice", "reason": "scraping"}"""));
 
         assertEquals(KeyCommand.block("k", null).audited("c-1", "alice", "scraping"), command);
     }
@@ -45,7 +54,7 @@ class CommandParserTest {
         KeyCommand command = KeyCommand.grant("k", "hourly", 5).audited("c-2", "bob", null);
         byte[] json = new ObjectMapper().findAndRegisterModules().writeValueAsBytes(command);
 
-        assertEquals(command, parser.parse(json).command());
+        assertEquals(command, commandOf(parser.parse(json)));
     }
 
     @ParameterizedTest
@@ -66,17 +75,16 @@ class CommandParserTest {
             "[1]|INVALID_JSON|must be a JSON object, got [1]",
     })
     void reportsBadInputWithItsFieldAndValue(String json, String error, String reason) {
-        CommandParser.Parsed parsed = parse(json);
+        CommandParser.Parsed.Rejected parsed = rejected(json);
 
-        assertNull(parsed.command());
         assertEquals(error, parsed.error());
         assertEquals(reason, parsed.reason());
     }
 
     @Test
     void reportsEmptyOversizeAndBrokenValues() {
-        assertEquals("EMPTY", parse(null).error());
-        assertEquals("OVERSIZE", parse("{\"type\": \"reset\", \"apiKey\": \"" + "k".repeat(1100) + "\"}").error());
-        assertEquals("INVALID_JSON", parse("{\"type\": ").error());
+        assertEquals("EMPTY", rejected(null).error());
+        assertEquals("OVERSIZE", rejected("{\"type\": \"reset\", \"apiKey\": \"" + "k".repeat(1100) + "\"}").error());
+        assertEquals("INVALID_JSON", rejected("{\"type\": ").error());
     }
 }
