@@ -38,17 +38,20 @@ public final class KeyCommands {
     private KeyCommands() {
     }
 
-    /**
-     * What applying one command did.
-     *
-     * @param state   the key's state to store; null when nothing is left to keep
-     * @param block   what the blocks topic holds for the key now; null to lift any block
-     * @param problem why the command cannot apply (the state is unchanged); null when applied
-     */
-    public record Applied(KeyState state, Block block, String problem) {
+    /** What applying one command did: the key's new state and block, or why it cannot apply. */
+    public sealed interface Applied permits Applied.Done, Applied.NotApplicable {
 
-        public boolean applied() {
-            return problem == null;
+        /**
+         * The command applied.
+         *
+         * @param state the key's state to store; null when nothing is left to keep
+         * @param block what the blocks topic holds for the key now; null to lift any block
+         */
+        record Done(KeyState state, Block block) implements Applied {
+        }
+
+        /** The command cannot apply, and why; the key's state is unchanged. */
+        record NotApplicable(String problem) implements Applied {
         }
     }
 
@@ -71,10 +74,10 @@ public final class KeyCommands {
                 case UNBLOCK -> current.withBlock(KeyState.NOT_BLOCKED);
             };
         } catch (IllegalArgumentException e) {
-            return new Applied(previous, null, e.getMessage());
+            return new Applied.NotApplicable(e.getMessage());
         }
         KeyState state = changed.isEmpty() ? null : changed;
-        return new Applied(state, blockAfter(plan, command.apiKey(), state, now), null);
+        return new Applied.Done(state, blockAfter(plan, command.apiKey(), state, now));
     }
 
     private static PlanPolicy policy(Plan plan, KeyCommand command) {

@@ -275,23 +275,23 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         KeyEntry entry = states.get(command.apiKey());
         KeyState stored = stateOf(command.apiKey(), entry);
         KeyCommands.Applied applied = KeyCommands.apply(plan, stored, command, Math.max(recordTime, bound()));
-        if (!applied.applied()) {
-            notApplied(record, command, "COMMAND_NOT_APPLICABLE", applied.problem());
-            return;
+        if (applied instanceof KeyCommands.Applied.NotApplicable notApplicable) {
+            notApplied(record, command, "COMMAND_NOT_APPLICABLE", notApplicable.problem());
+        } else if (applied instanceof KeyCommands.Applied.Done done) {
+            if (command.commandId() != null) {
+                requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
+            }
+            KeyEntry updated = entry == null ? KeyEntry.of(done.state()) : entry.withState(done.state());
+            if (updated.isEmpty()) {
+                states.delete(command.apiKey());
+            } else {
+                states.put(command.apiKey(), updated);
+            }
+            keysWithState += (done.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
+            LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
+                    command.apiKey(), command);
+            outcomes.applied(record, command, done.block());
         }
-        if (command.commandId() != null) {
-            requestIds.rememberCommand(command.apiKey(), command.commandId(), recordTime);
-        }
-        KeyEntry updated = entry == null ? KeyEntry.of(applied.state()) : entry.withState(applied.state());
-        if (updated.isEmpty()) {
-            states.delete(command.apiKey());
-        } else {
-            states.put(command.apiKey(), updated);
-        }
-        keysWithState += (applied.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
-        LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
-                command.apiKey(), command);
-        outcomes.applied(record, command, applied.block());
     }
 
     private void notApplied(Record<String, KeyInput> record, KeyCommand command, String error, String problem) {

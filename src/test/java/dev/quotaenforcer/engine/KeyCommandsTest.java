@@ -2,6 +2,7 @@ package dev.quotaenforcer.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,10 +51,19 @@ class KeyCommandsTest {
         return last.verdicts().get(1).verdict();
     }
 
-    private KeyCommands.Applied command(KeyCommand command, Instant time) {
-        KeyCommands.Applied applied = KeyCommands.apply(PLAN, state, command, time.toEpochMilli());
-        state = applied.state();
-        return applied;
+    /** Applies a command that must apply, and keeps the key's new state. */
+    private KeyCommands.Applied.Done command(KeyCommand command, Instant time) {
+        KeyCommands.Applied.Done done = done(KeyCommands.apply(PLAN, state, command, time.toEpochMilli()));
+        state = done.state();
+        return done;
+    }
+
+    private static KeyCommands.Applied.Done done(KeyCommands.Applied applied) {
+        return assertInstanceOf(KeyCommands.Applied.Done.class, applied, () -> "not applied: " + applied);
+    }
+
+    private static String problem(KeyCommands.Applied applied) {
+        return assertInstanceOf(KeyCommands.Applied.NotApplicable.class, applied, () -> "applied: " + applied).problem();
     }
 
     /** Five requests a minute apart: the hourly quota of 5 is used up, the per-minute limit never binds. */
@@ -68,9 +78,8 @@ class KeyCommandsTest {
     void grantLetsKeyPastHourlyQuotaUntilHourEnds() {
         useTheHourlyQuota();
 
-        KeyCommands.Applied applied = command(KeyCommand.grant(KEY, "hourly", 2), at(10, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.grant(KEY, "hourly", 2), at(10, 0));
 
-        assertTrue(applied.applied());
         assertNull(applied.block(), "the quota block is lifted");
         Decision first = request(at(11, 0));
         assertTrue(first.allowed());
@@ -102,9 +111,8 @@ class KeyCommandsTest {
         }
         assertEquals(Reason.RATE_LIMITED, request(at(0, 3)).reason());
 
-        KeyCommands.Applied applied = command(KeyCommand.reset(KEY, "per-minute"), at(0, 4));
+        KeyCommands.Applied.Done applied = command(KeyCommand.reset(KEY, "per-minute"), at(0, 4));
 
-        assertTrue(applied.applied());
         assertNull(applied.block(), "nothing denies any more: the block is lifted");
         assertTrue(request(at(0, 5)).allowed());
         assertEquals(1, hourly().remaining(), "the hourly quota kept its count: 4 of 5 used");
@@ -114,7 +122,7 @@ class KeyCommandsTest {
     void resetOfOnePolicyLeavesTheBlockOfAnotherThatStillDenies() {
         useTheHourlyQuota();
 
-        KeyCommands.Applied applied = command(KeyCommand.reset(KEY, "per-minute"), at(10, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.reset(KEY, "per-minute"), at(10, 0));
 
         Block block = applied.block();
         assertEquals(Reason.QUOTA_EXCEEDED, block.reason());
@@ -127,7 +135,7 @@ class KeyCommandsTest {
     void resetWithoutPolicyClearsEveryPolicyAndLeavesNothingToStore() {
         useTheHourlyQuota();
 
-        KeyCommands.Applied applied = command(KeyCommand.reset(KEY, null), at(10, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.reset(KEY, null), at(10, 0));
 
         assertNull(applied.state(), "no counts, grants or block are left");
         assertNull(applied.block());
@@ -139,7 +147,7 @@ class KeyCommandsTest {
     void blockDeniesEveryRequestUntilItEndsWithAnHonestRetryAfterAndConsumesNothing() {
         assertTrue(request(at(0, 0)).allowed());
 
-        KeyCommands.Applied applied = command(KeyCommand.block(KEY, at(30, 0)), at(10, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.block(KEY, at(30, 0)), at(10, 0));
 
         assertEquals(new Block(KEY, "metered", Reason.BLOCKED, null, at(30, 0), 20 * 60), applied.block());
         for (int minute = 11; minute < 30; minute++) {
@@ -155,7 +163,7 @@ class KeyCommandsTest {
 
     @Test
     void blockWithoutEndSaysNeverAndKeepsTheKeyFromExpiring() {
-        KeyCommands.Applied applied = command(KeyCommand.block(KEY, null), at(0, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.block(KEY, null), at(0, 0));
 
         assertEquals(new Block(KEY, "metered", Reason.BLOCKED, null, null, Verdict.NEVER), applied.block());
         assertEquals(Long.MAX_VALUE, applied.state().idleFrom());
@@ -180,7 +188,7 @@ class KeyCommandsTest {
         command(KeyCommand.block(KEY, null), at(10, 0));
         assertEquals(Reason.BLOCKED, request(at(11, 0)).reason());
 
-        KeyCommands.Applied applied = command(KeyCommand.unblock(KEY), at(12, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.unblock(KEY), at(12, 0));
 
         assertEquals(Reason.QUOTA_EXCEEDED, applied.block().reason(), "the quota is still used up");
         assertEquals(at(60, 0), applied.block().until());
@@ -191,7 +199,7 @@ class KeyCommandsTest {
     void unblockOfAFreeKeyLiftsEverything() {
         command(KeyCommand.block(KEY, at(30, 0)), at(0, 0));
 
-        KeyCommands.Applied applied = command(KeyCommand.unblock(KEY), at(1, 0));
+        KeyCommands.Applied.Done applied = command(KeyCommand.unblock(KEY), at(1, 0));
 
         assertNull(applied.block());
         assertNull(applied.state());
@@ -216,10 +224,8 @@ class KeyCommandsTest {
         KeyCommands.Applied grant = KeyCommands.apply(PLAN, before, KeyCommand.grant(KEY, "daily", 5), at(1, 0).toEpochMilli());
         KeyCommands.Applied reset = KeyCommands.apply(PLAN, before, KeyCommand.reset(KEY, "daily"), at(1, 0).toEpochMilli());
 
-        assertEquals("policy: daily is not a policy of plan metered of key k-1 (per-minute, hourly)", grant.problem());
-        assertEquals(grant.problem(), reset.problem());
-        assertEquals(before, grant.state());
-        assertEquals(before, reset.state());
+        assertEquals("policy: daily is not a policy of plan metered of key k-1 (per-minute, hourly)", problem(grant));
+        assertEquals(problem(grant), problem(reset));
     }
 
     @Test
@@ -227,9 +233,8 @@ class KeyCommandsTest {
         KeyCommands.Applied grant = KeyCommands.apply(null, null, KeyCommand.grant(KEY, "hourly", 5), at(0, 0).toEpochMilli());
         KeyCommands.Applied block = KeyCommands.apply(null, null, KeyCommand.block(KEY, null), at(0, 0).toEpochMilli());
 
-        assertEquals("policy: key k-1 has no plan in force, so no policy hourly", grant.problem());
-        assertTrue(block.applied());
-        assertEquals(new Block(KEY, null, Reason.BLOCKED, null, null, Verdict.NEVER), block.block());
+        assertEquals("policy: key k-1 has no plan in force, so no policy hourly", problem(grant));
+        assertEquals(new Block(KEY, null, Reason.BLOCKED, null, null, Verdict.NEVER), done(block).block());
     }
 
     @Test
@@ -238,6 +243,6 @@ class KeyCommandsTest {
 
         KeyCommands.Applied applied = KeyCommands.apply(PLAN, state, KeyCommand.block(KEY, at(20, 0)), at(10, 0).toEpochMilli());
 
-        assertEquals("until: 2026-11-30T12:20:00Z is not after the key's time 2026-11-30T12:20:00Z", applied.problem());
+        assertEquals("until: 2026-11-30T12:20:00Z is not after the key's time 2026-11-30T12:20:00Z", problem(applied));
     }
 }
