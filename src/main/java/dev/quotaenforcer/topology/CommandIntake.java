@@ -16,10 +16,14 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 final class CommandIntake implements FixedKeyProcessor<String, byte[], CommandIntake.Read> {
 
     /** One command record read: the command and whether it is placed, or why it was rejected. */
-    record Read(KeyCommand command, boolean placed, Rejection rejection) {
+    sealed interface Read permits Read.Accepted, Read.Rejected {
 
-        boolean accepted() {
-            return command != null;
+        /** A readable command, and whether it sits on its key's partition, keyed by it, already. */
+        record Accepted(KeyCommand command, boolean placed) implements Read {
+        }
+
+        /** An unreadable command record, for the dead-letter topic. */
+        record Rejected(Rejection rejection) implements Read {
         }
     }
 
@@ -43,11 +47,11 @@ final class CommandIntake implements FixedKeyProcessor<String, byte[], CommandIn
         if (parsed instanceof CommandParser.Parsed.Accepted accepted) {
             KeyCommand command = accepted.command();
             boolean placed = placement.holds(command.apiKey(), record.key(), context.recordMetadata());
-            context.forward(record.withValue(new Read(command, placed, null)).withHeaders(new RecordHeaders()));
+            context.forward(record.withValue(new Read.Accepted(command, placed)).withHeaders(new RecordHeaders()));
         } else if (parsed instanceof CommandParser.Parsed.Rejected rejected) {
             Rejection rejection = new Rejection(rejected.error(), rejected.reason(), RequestIntake.keyBytes(record.key()),
                     record.value(), record.headers());
-            context.forward(record.withValue(new Read(null, false, rejection)).withHeaders(new RecordHeaders()));
+            context.forward(record.withValue(new Read.Rejected(rejection)).withHeaders(new RecordHeaders()));
         }
     }
 }

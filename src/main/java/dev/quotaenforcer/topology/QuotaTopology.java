@@ -147,14 +147,16 @@ public final class QuotaTopology {
                 .mapValues(request -> request == null ? null : new KeyInput.Request(request), Named.as("rekeyed-input"));
         CommandParser commandParser = new CommandParser(config.requestMaxBytes());
         Map<String, KStream<String, CommandIntake.Read>> commands = commandRoutes(builder, commandParser, placement);
-        KStream<String, KeyInput> rekeyedCommands = commands.get("command-intake-misplaced")
+        KStream<String, CommandIntake.Read.Accepted> commandsElsewhere = carrying(commands.get("command-intake-misplaced"));
+        KStream<String, KeyInput> rekeyedCommands = commandsElsewhere
                 .map((key, read) -> KeyValue.pair(read.command().apiKey(), read.command()), Named.as("misplaced-command"))
                 .repartition(Repartitioned.<String, KeyCommand>as(Topics.REKEYED_COMMANDS)
                         .withKeySerde(Topics.REKEYED_COMMAND.keySerde())
                         .withValueSerde(Topics.REKEYED_COMMAND.valueSerde())
                         .withNumberOfPartitions(config.requestPartitions()))
                 .mapValues(command -> command == null ? null : new KeyInput.Command(command), Named.as("rekeyed-command-input"));
-        KStream<String, KeyInput> placedCommands = commands.get("command-intake-placed")
+        KStream<String, CommandIntake.Read.Accepted> commandsInPlace = carrying(commands.get("command-intake-placed"));
+        KStream<String, KeyInput> placedCommands = commandsInPlace
                 .mapValues(read -> new KeyInput.Command(read.command()), Named.as("placed-command"));
         // What comes back from the re-keying topics is checked like public input before a task acts on it;
         // a tombstone there stays a null input, which the check refuses.
@@ -209,11 +211,12 @@ public final class QuotaTopology {
                 .stream(topics.commands().name(), topics.commands().consumed())
                 .processValues(() -> new CommandIntake(parser, placement), Named.as("command-intake"))
                 .split(Named.as("command-intake-"))
-                .branch((key, read) -> read.accepted() && read.placed(), Branched.as("placed"))
-                .branch((key, read) -> read.accepted(), Branched.as("misplaced"))
+                .branch((key, read) -> read instanceof CommandIntake.Read.Accepted accepted && accepted.placed(),
+                        Branched.as("placed"))
+                .branch((key, read) -> read instanceof CommandIntake.Read.Accepted, Branched.as("misplaced"))
                 .defaultBranch(Branched.as("rejected"));
-        deadLetters(routes.get("command-intake-rejected").mapValues(CommandIntake.Read::rejection,
-                Named.as("unreadable-command")), "command");
+        deadLetters(QuotaTopology.<CommandIntake.Read.Rejected>carrying(routes.get("command-intake-rejected"))
+                .mapValues(CommandIntake.Read.Rejected::rejection, Named.as("unreadable-command")), "command");
         return routes;
     }
 
@@ -257,12 +260,12 @@ public final class QuotaTopology {
 
 
     /**
-     * The output of a processor that forwards to each of its children by name, seen as carrying the
-     * one type it sends to the node about to be attached.
+     * The output of a processor that forwards to each of its children by name, or a branch of a split
+     * by type, seen as carrying the one type it sends to the node about to be attached.
      */
     @SuppressWarnings("unchecked")
-    private static <V> KStream<String, V> carrying(KStream<String, Object> forwarded) {
-        return (KStream<String, V>) (KStream<String, ?>) forwarded;
+    private static <V> KStream<String, V> carrying(KStream<String, ?> forwarded) {
+        return (KStream<String, V>) forwarded;
     }
 
     /** The name of the node that writes the dead letters of {@code source}. */
