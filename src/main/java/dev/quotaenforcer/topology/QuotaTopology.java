@@ -164,12 +164,13 @@ public final class QuotaTopology {
                 .merge(rekeyedCommands, Named.as("rekeyed-inputs"))
                 .processValues(() -> new RekeyedInputCheck(parser, commandParser, placement, replies), Named.as("rekeyed-check"))
                 .split(Named.as("rekeyed-"))
-                .branch((key, check) -> check.passed(), Branched.as("passed"))
+                .branch((key, check) -> check instanceof RekeyedInputCheck.Checked.Passed, Branched.as("passed"))
                 .defaultBranch(Branched.as("refused"));
-        deadLetters(checked.get("rekeyed-refused").mapValues(RekeyedInputCheck.Checked::rejection,
-                Named.as("rekeyed-rejection")), "rekeyed");
-        KStream<String, KeyInput> keyInputs = checked.get("rekeyed-passed")
-                .mapValues(RekeyedInputCheck.Checked::input, Named.as("rekeyed-checked"))
+        deadLetters(QuotaTopology.<RekeyedInputCheck.Checked.Refused>carrying(checked.get("rekeyed-refused"))
+                .mapValues(RekeyedInputCheck.Checked.Refused::rejection, Named.as("rekeyed-rejection")), "rekeyed");
+        KStream<String, RekeyedInputCheck.Checked.Passed> passed = carrying(checked.get("rekeyed-passed"));
+        KStream<String, KeyInput> keyInputs = passed
+                .mapValues(RekeyedInputCheck.Checked.Passed::input, Named.as("rekeyed-checked"))
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as(RequestIntake.PLACED))

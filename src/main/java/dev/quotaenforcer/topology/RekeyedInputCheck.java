@@ -21,11 +21,15 @@ final class RekeyedInputCheck implements FixedKeyProcessor<String, KeyInput, Rek
     /** The error of a dead letter this check leaves. */
     static final String INVALID_REKEYED = "INVALID_REKEYED";
 
-    /** A re-keyed input that passed, or why it did not (exactly one is set). */
-    record Checked(KeyInput input, Rejection rejection) {
+    /** A re-keyed input that passed, or why it did not. */
+    sealed interface Checked permits Checked.Passed, Checked.Refused {
 
-        boolean passed() {
-            return input != null;
+        /** An input its key's task may act on. */
+        record Passed(KeyInput input) implements Checked {
+        }
+
+        /** An input refused, for the dead-letter topic. */
+        record Refused(Rejection rejection) implements Checked {
         }
     }
 
@@ -65,12 +69,12 @@ final class RekeyedInputCheck implements FixedKeyProcessor<String, KeyInput, Rek
             problem = "the record has no value";
         }
         if (problem == null) {
-            context.forward(record.withValue(new Checked(input, null)));
+            context.forward(record.withValue(new Checked.Passed(input)));
             return;
         }
         Rejection rejection = new Rejection(INVALID_REKEYED, problem, RequestIntake.keyBytes(record.key()), json,
                 new RecordHeaders());
-        context.forward(record.withValue(new Checked(null, rejection)));
+        context.forward(record.withValue(new Checked.Refused(rejection)));
     }
 
     private String problem(RequestEvent request, RequestParser.Parsed parsed, String key) {
