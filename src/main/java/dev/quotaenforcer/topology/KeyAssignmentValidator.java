@@ -32,12 +32,12 @@ final class KeyAssignmentValidator implements Processor<String, byte[], String, 
             return;
         }
         if (record.value() == null) {
-            context.forward(record.withValue(new CatalogUpdate<String>(null, null)).withHeaders(new RecordHeaders()));
+            context.forward(record.withValue(new CatalogUpdate.Accepted<String>(null)).withHeaders(new RecordHeaders()));
             return;
         }
         try {
             String plan = parser.parseAssignment(record.value());
-            context.forward(record.withValue(new CatalogUpdate<>(plan, null)).withHeaders(new RecordHeaders()));
+            context.forward(record.withValue(new CatalogUpdate.Accepted<>(plan)).withHeaders(new RecordHeaders()));
         } catch (InvalidPlanException e) {
             reject(record, "assignment of \"" + apiKey + "\": " + e.getMessage());
         } catch (RuntimeException e) {
@@ -48,6 +48,6 @@ final class KeyAssignmentValidator implements Processor<String, byte[], String, 
     private void reject(Record<String, byte[]> record, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         Rejection rejection = new Rejection("INVALID_ASSIGNMENT", reason, key, record.value(), record.headers());
-        context.forward(record.withValue(new CatalogUpdate<String>(null, rejection)).withHeaders(new RecordHeaders()));
+        context.forward(record.withValue(new CatalogUpdate.Rejected<String>(rejection)).withHeaders(new RecordHeaders()));
     }
 }

@@ -29,13 +29,13 @@ final class PlanValidator implements Processor<String, byte[], String, CatalogUp
             if (record.key() == null) {
                 reject(record, "plan: a deletion (null value) needs the plan id as its key");
             } else {
-                context.forward(record.withValue(new CatalogUpdate<byte[]>(null, null)).withHeaders(new RecordHeaders()));
+                context.forward(record.withValue(new CatalogUpdate.Accepted<byte[]>(null)).withHeaders(new RecordHeaders()));
             }
             return;
         }
         try {
             Plan plan = parser.parsePlan(record.key(), record.value());
-            context.forward(record.withKey(plan.id()).withValue(new CatalogUpdate<>(record.value(), null))
+            context.forward(record.withKey(plan.id()).withValue(new CatalogUpdate.Accepted<>(record.value()))
                     .withHeaders(new RecordHeaders()));
         } catch (InvalidPlanException e) {
             reject(record, "plan " + (record.key() == null ? "(no key)" : '"' + record.key() + '"') + ": " + e.getMessage());
@@ -48,6 +48,6 @@ final class PlanValidator implements Processor<String, byte[], String, CatalogUp
     private void reject(Record<String, byte[]> record, String reason) {
         byte[] key = record.key() == null ? null : record.key().getBytes(StandardCharsets.UTF_8);
         Rejection rejection = new Rejection("INVALID_PLAN", reason, key, record.value(), record.headers());
-        context.forward(record.withValue(new CatalogUpdate<byte[]>(null, rejection)).withHeaders(new RecordHeaders()));
+        context.forward(record.withValue(new CatalogUpdate.Rejected<byte[]>(rejection)).withHeaders(new RecordHeaders()));
     }
 }

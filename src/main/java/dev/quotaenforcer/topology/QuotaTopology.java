@@ -121,11 +121,13 @@ public final class QuotaTopology {
                               Topic<String, V> catalog, String name) {
         KStream<String, CatalogUpdate<V>> updates = builder.stream(source.name(), source.consumed())
                 .process(validator, Named.as(name + "-validator"));
-        updates.filter((key, update) -> update.accepted(), Named.as(name + "-accepted"))
-                .mapValues(CatalogUpdate::value, Named.as(name + "-catalog-value"))
+        KStream<String, CatalogUpdate.Accepted<V>> accepted =
+                carrying(updates.filter((key, update) -> update instanceof CatalogUpdate.Accepted, Named.as(name + "-accepted")));
+        accepted.mapValues(CatalogUpdate.Accepted::value, Named.as(name + "-catalog-value"))
                 .to(catalog.name(), catalog.produced());
-        deadLetters(updates.filterNot((key, update) -> update.accepted(), Named.as(name + "-rejected"))
-                .mapValues(CatalogUpdate::rejection, Named.as(name + "-rejection")), name);
+        KStream<String, CatalogUpdate.Rejected<V>> rejected =
+                carrying(updates.filterNot((key, update) -> update instanceof CatalogUpdate.Accepted, Named.as(name + "-rejected")));
+        deadLetters(rejected.mapValues(CatalogUpdate.Rejected::rejection, Named.as(name + "-rejection")), name);
     }
 
     private void buildDecisions(StreamsBuilder builder) {
