@@ -44,10 +44,23 @@ final class ReplyRouting {
     /** Longest topic name Kafka allows. */
     static final int MAX_TOPIC_NAME_LENGTH = 249;
 
-    /** What a request's reply headers say: an address to reply to (or none), or why they are refused. */
-    record Read(ReplyAddress address, String problem) {
+    /** What a request's reply headers say: no reply address, an address to reply to, or why they are refused. */
+    sealed interface Read permits Read.None, Read.To, Read.Refused {
 
-        static final Read NONE = new Read(null, null);
+        /** The one {@link None}. */
+        Read NONE = new None();
+
+        /** The headers name no reply topic this enforcer answers on: the decisions topic alone has the answer. */
+        record None() implements Read {
+        }
+
+        /** The address to reply to. */
+        record To(ReplyAddress address) implements Read {
+        }
+
+        /** A reply header too large to echo or carry, and why: the request is refused. */
+        record Refused(String problem) implements Read {
+        }
     }
 
     /**
@@ -60,13 +73,13 @@ final class ReplyRouting {
             return Read.NONE;
         }
         if (topic.value().length > MAX_TOPIC_NAME_LENGTH) {
-            return new Read(null, ReplyAddress.TOPIC_HEADER + ": " + topic.value().length + " bytes; a topic name has at most "
+            return new Read.Refused(ReplyAddress.TOPIC_HEADER + ": " + topic.value().length + " bytes; a topic name has at most "
                     + MAX_TOPIC_NAME_LENGTH);
         }
         Header correlation = headers.lastHeader(ReplyAddress.CORRELATION_HEADER);
         byte[] correlationId = correlation == null ? null : correlation.value();
         if (correlationId != null && correlationId.length > MAX_CORRELATION_ID_BYTES) {
-            return new Read(null, ReplyAddress.CORRELATION_HEADER + ": " + correlationId.length + " bytes; at most "
+            return new Read.Refused(ReplyAddress.CORRELATION_HEADER + ": " + correlationId.length + " bytes; at most "
                     + MAX_CORRELATION_ID_BYTES + " are echoed");
         }
         String name = new String(topic.value(), StandardCharsets.UTF_8);
@@ -75,7 +88,7 @@ final class ReplyRouting {
         }
         Header partition = headers.lastHeader(ReplyAddress.PARTITION_HEADER);
         int replyPartition = ReplyAddress.partition(partition == null ? null : partition.value());
-        return new Read(new ReplyAddress(name, replyPartition, correlationId), null);
+        return new Read.To(new ReplyAddress(name, replyPartition, correlationId));
     }
 
     /**

@@ -57,15 +57,15 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
     public void process(Record<String, byte[]> record) {
         RequestParser.Parsed parsed = parser.parse(record.value(), record.timestamp());
         ReplyRouting.Read reply = replies.read(record.headers());
-        ReplyAddress replyTo = reply.address();
+        ReplyAddress replyTo = reply instanceof ReplyRouting.Read.To to ? to.address() : null;
         if (parsed instanceof RequestParser.Parsed.Rejected rejected) {
             refuse(record, rejected.invalid(), replyTo);
         } else if (parsed instanceof RequestParser.Parsed.Accepted accepted) {
             RequestEvent request = accepted.request();
-            if (reply.problem() != null) {
+            if (reply instanceof ReplyRouting.Read.Refused refused) {
                 // Echoed on the reply or carried through the repartition topic, an oversize header would make
                 // a record the broker refuses: the request is refused here instead, answered on the decisions topic.
-                refuse(record, new InvalidRequest("INVALID_HEADER", reply.problem(), request.requestId(), request.apiKey()),
+                refuse(record, new InvalidRequest("INVALID_HEADER", refused.problem(), request.requestId(), request.apiKey()),
                         replyTo);
             } else {
                 route(record, request.withReplyTo(replyTo));
