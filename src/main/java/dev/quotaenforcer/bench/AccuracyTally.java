@@ -2,7 +2,7 @@ package dev.quotaenforcer.bench;
 
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
-import dev.quotaenforcer.limit.Outcome;
+import dev.quotaenforcer.limit.PolicyOutcome;
 import dev.quotaenforcer.limit.PolicyState;
 import dev.quotaenforcer.limit.RequestLog;
 import java.time.Duration;
@@ -66,9 +66,9 @@ public final class AccuracyTally {
         int logCount = 0;
         for (long time : times) {
             requests++;
-            Outcome byCounter = counter.decide(counterState, time, 1);
-            Outcome byShadow = log.decide(shadowState, time, 1);
-            Outcome byLog = log.decide(logState, time, 1);
+            PolicyOutcome byCounter = counter.decide(counterState, time, 1);
+            PolicyOutcome byShadow = log.decide(shadowState, time, 1);
+            PolicyOutcome byLog = log.decide(logState, time, 1);
             boolean counterAllows = byCounter.verdict().allowed();
             boolean exactAllows = byShadow.verdict().allowed();
             boolean near = shadowState != null

@@ -7,7 +7,7 @@ import dev.quotaenforcer.engine.KeyStateCodec;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
-import dev.quotaenforcer.limit.Outcome;
+import dev.quotaenforcer.limit.PolicyOutcome;
 import dev.quotaenforcer.limit.PolicyState;
 import dev.quotaenforcer.limit.RefillRate;
 import dev.quotaenforcer.limit.Verdict;
@@ -73,7 +73,7 @@ public class AlgorithmBenchmarks {
 
     @Benchmark
     public Verdict ours(Ours key) {
-        Outcome outcome = key.policy.decide(key.state, key.now, 1);
+        PolicyOutcome outcome = key.policy.decide(key.state, key.now, 1);
         key.state = outcome.state();
         key.now += STEP_MS;
         return outcome.verdict();

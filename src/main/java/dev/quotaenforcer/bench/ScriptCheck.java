@@ -2,7 +2,7 @@ package dev.quotaenforcer.bench;
 
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
-import dev.quotaenforcer.limit.Outcome;
+import dev.quotaenforcer.limit.PolicyOutcome;
 import dev.quotaenforcer.limit.PolicyState;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -52,7 +52,7 @@ final class ScriptCheck {
             // Gaps averaging 200 ms, so the sequence crosses about six windows, some with a full previous one.
             now += random.nextInt(400);
             long cost = 1 + random.nextInt(3);
-            Outcome ours = policy.decide(state, now, cost);
+            PolicyOutcome ours = policy.decide(state, now, cost);
             state = ours.state();
             boolean theirs = script.allow(jedis, sha, namespace + ":sequence", now, cost);
             if (theirs != ours.verdict().allowed()) {

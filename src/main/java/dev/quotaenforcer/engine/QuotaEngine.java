@@ -1,7 +1,7 @@
 package dev.quotaenforcer.engine;
 
 import dev.quotaenforcer.limit.LimitPolicy;
-import dev.quotaenforcer.limit.Outcome;
+import dev.quotaenforcer.limit.PolicyOutcome;
 import dev.quotaenforcer.limit.PolicyState;
 import dev.quotaenforcer.limit.Verdict;
 import dev.quotaenforcer.plan.Plan;
@@ -32,12 +32,12 @@ public final class QuotaEngine {
         }
         List<PlanPolicy> policies = plan.policies();
         List<Evaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
-        List<Outcome> outcomes = new ArrayList<>(policies.size());
+        List<PolicyOutcome> outcomes = new ArrayList<>(policies.size());
         boolean allowed = true;
         for (PlanPolicy policy : policies) {
             KeyState.Grant grant = current.grantOf(policy.tag());
             PolicyState state = current.stateOf(policy.tag());
-            Outcome outcome = grant == null ? policy.limit().decide(state, now, cost)
+            PolicyOutcome outcome = grant == null ? policy.limit().decide(state, now, cost)
                     : policy.limit().decide(state, now, cost, grant.amount(), grant.until());
             outcomes.add(outcome);
             verdicts.add(new Evaluation.PolicyVerdict(policy, outcome.verdict()));
@@ -47,7 +47,7 @@ public final class QuotaEngine {
         long idleFrom = now;
         for (int i = 0; i < policies.size(); i++) {
             PlanPolicy policy = policies.get(i);
-            Outcome outcome = outcomes.get(i);
+            PolicyOutcome outcome = outcomes.get(i);
             KeyState.Grant grant = current.grantOf(policy.tag());
             // On a denial the policies that would have admitted consume nothing: their state only moves to now.
             PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state()

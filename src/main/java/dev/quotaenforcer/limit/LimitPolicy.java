@@ -38,7 +38,7 @@ public record LimitPolicy(String name, Algorithm algorithm, long limit, long win
     }
 
     /** Decides one request of {@code cost} at {@code nowMs} against this policy and its current state. */
-    public Outcome decide(PolicyState state, long nowMs, long cost) {
+    public PolicyOutcome decide(PolicyState state, long nowMs, long cost) {
         return decide(state, nowMs, cost, 0, nowMs);
     }
 
@@ -46,7 +46,7 @@ public record LimitPolicy(String name, Algorithm algorithm, long limit, long win
      * Decides one request with {@code extra} granted on top of the limit until {@code extraUntil}
      * (exclusive); Retry-After accounts for the allowance dropping back when the grant ends.
      */
-    public Outcome decide(PolicyState state, long nowMs, long cost, long extra, long extraUntil) {
+    public PolicyOutcome decide(PolicyState state, long nowMs, long cost, long extra, long extraUntil) {
         return algorithm.limiter().decide(this, state, nowMs, cost, extra, extraUntil);
     }
 

@@ -100,7 +100,7 @@ abstract class Limiter<S extends PolicyState> {
      * (a grant). Retry-After stays exact across the grant's end, where the allowance drops back: the
      * earliest admission under the raised limit counts only if it comes before the grant ends.
      */
-    final Outcome decide(LimitPolicy base, PolicyState previous, long eventTime, long cost, long extra, long extraUntil) {
+    final PolicyOutcome decide(LimitPolicy base, PolicyState previous, long eventTime, long cost, long extra, long extraUntil) {
         S known = stateType.isInstance(previous) ? stateType.cast(previous) : null;
         long now = known == null ? eventTime : Math.max(eventTime, known.updatedAt());
         LimitPolicy policy = extra > 0 && now < extraUntil ? base.raisedBy(extra) : base;
@@ -113,12 +113,12 @@ abstract class Limiter<S extends PolicyState> {
             }
             Verdict verdict = new Verdict(true, policy.limit(), remaining(policy, consumed, now),
                     seconds(resetMs(policy, consumed, now)), 0, delayMs(policy, current, now), false);
-            return new Outcome(verdict, consumed);
+            return new PolicyOutcome(verdict, consumed);
         }
         Verdict verdict = new Verdict(false, policy.limit(), remaining(policy, current, now),
                 seconds(resetMs(policy, current, now)), retryAfterSeconds(base, policy, extraUntil, current, now, cost),
                 0, !current.denying());
-        return new Outcome(verdict, current.denying() ? current : withDenying(current, true));
+        return new PolicyOutcome(verdict, current.denying() ? current : withDenying(current, true));
     }
 
     /**

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /** Decisions are a pure function of (state, time, cost): replaying a trace reproduces every outcome. */
 class DeterminismPropertiesTest {
 
-    private static List<Outcome> outcomes(List<Step> steps) {
+    private static List<PolicyOutcome> outcomes(List<Step> steps) {
         return steps.stream().map(Step::outcome).toList();
     }
 
@@ -31,8 +31,8 @@ class DeterminismPropertiesTest {
                 requests.add(new Request(time, request.cost()));
             }
 
-            List<Outcome> first = outcomes(Traffic.replay(policy, requests));
-            List<Outcome> second = outcomes(Traffic.replay(policy, requests));
+            List<PolicyOutcome> first = outcomes(Traffic.replay(policy, requests));
+            List<PolicyOutcome> second = outcomes(Traffic.replay(policy, requests));
 
             long s = seed;
             assertEquals(first, second, () -> "seed " + s + ", " + policy + ", requests " + requests);

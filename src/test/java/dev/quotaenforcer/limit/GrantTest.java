@@ -27,7 +27,7 @@ class GrantTest {
         PolicyState state = admitAll(hourly, 3, NOON + 11 * MINUTE, 0, until);
         assertEquals(2, admitted(hourly, state, 4, NOON + 12 * MINUTE, 2, until), "two more than the limit");
 
-        Outcome nextHour = hourly.decide(exhaust(hourly), NOON + 60 * MINUTE, 1, 2, until);
+        PolicyOutcome nextHour = hourly.decide(exhaust(hourly), NOON + 60 * MINUTE, 1, 2, until);
         assertEquals(3, nextHour.verdict().limit(), "the next hour has the plain limit");
     }
 
@@ -49,7 +49,7 @@ class GrantTest {
         assertEquals(NOON + MINUTE, until);
 
         PolicyState state = admitAll(perMinute, 3, grantedAt, 1, until);
-        Outcome denied = perMinute.decide(state, grantedAt, 1, 1, until);
+        PolicyOutcome denied = perMinute.decide(state, grantedAt, 1, 1, until);
 
         assertFalse(denied.verdict().allowed());
         // Under the raised limit 3 the log frees a place at 12:01:30, after the grant: then the plain limit 2
@@ -63,7 +63,7 @@ class GrantTest {
         long until = NOON + 60 * MINUTE;
         PolicyState state = admitAll(hourly, 15, NOON + 59 * MINUTE, 5, until);
 
-        Outcome denied = hourly.decide(state, NOON + 59 * MINUTE, 1, 5, until);
+        PolicyOutcome denied = hourly.decide(state, NOON + 59 * MINUTE, 1, 5, until);
 
         assertFalse(denied.verdict().allowed());
         long retryAt = NOON + 59 * MINUTE + denied.verdict().retryAfterSeconds() * 1000;
@@ -83,7 +83,7 @@ class GrantTest {
 
         assertEquals(3, admitted(burst, granted, 5, NOON, 3, until), "three granted tokens, no refill yet");
         PolicyState unused = burst.grant(empty, NOON, 0, 30);
-        Outcome afterGrant = burst.decide(unused, until + 1, 1, 30, until);
+        PolicyOutcome afterGrant = burst.decide(unused, until + 1, 1, 30, until);
         assertEquals(5, afterGrant.verdict().limit());
         assertEquals(4, afterGrant.verdict().remaining(), "back to a full bucket of 5, not 30 left over");
     }
@@ -115,7 +115,7 @@ class GrantTest {
                     state = policy.grant(state, grantedAt, 0, amount);
                 }
                 long extra = i >= 30 ? amount : 0;
-                Outcome outcome = policy.decide(state, request.time(), request.cost(), extra, until);
+                PolicyOutcome outcome = policy.decide(state, request.time(), request.cost(), extra, until);
                 long seconds = outcome.verdict().retryAfterSeconds();
                 if (!outcome.verdict().allowed() && seconds != Verdict.NEVER) {
                     long at = Math.max(request.time(), outcome.state().updatedAt());
@@ -142,7 +142,7 @@ class GrantTest {
     private static PolicyState admitAll(LimitPolicy policy, int count, long time, long extra, long until) {
         PolicyState state = null;
         for (int i = 0; i < count; i++) {
-            Outcome outcome = policy.decide(state, time, 1, extra, until);
+            PolicyOutcome outcome = policy.decide(state, time, 1, extra, until);
             assertTrue(outcome.verdict().allowed(), "request " + i + " of " + count + ": " + outcome);
             state = outcome.state();
         }
@@ -152,7 +152,7 @@ class GrantTest {
     private static int admitted(LimitPolicy policy, PolicyState state, int count, long time, long extra, long until) {
         int admitted = 0;
         for (int i = 0; i < count; i++) {
-            Outcome outcome = policy.decide(state, time, 1, extra, until);
+            PolicyOutcome outcome = policy.decide(state, time, 1, extra, until);
             admitted += outcome.verdict().allowed() ? 1 : 0;
             state = outcome.state();
         }

@@ -31,8 +31,8 @@ class OutOfOrderPropertiesTest {
             for (Step step : c.steps().subList(1, c.steps().size())) {
                 Step previous = c.steps().get(step.index() - 1);
                 long late = previous.time() - lateness(random, c.policy());
-                Outcome decidedLate = c.policy().decide(previous.after(), late, step.cost());
-                Outcome decidedAtPrevious = c.policy().decide(previous.after(), previous.time(), step.cost());
+                PolicyOutcome decidedLate = c.policy().decide(previous.after(), late, step.cost());
+                PolicyOutcome decidedAtPrevious = c.policy().decide(previous.after(), previous.time(), step.cost());
                 Supplier<String> instead = () -> " a request of cost " + step.cost() + " at " + late + " (NOON+"
                         + (late - Traffic.NOON) + ") rather than at the previous event's time, right after "
                         + c.describe(previous);

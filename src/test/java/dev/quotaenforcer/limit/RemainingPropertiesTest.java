@@ -22,11 +22,11 @@ class RemainingPropertiesTest {
                 }
                 long remaining = step.verdict().remaining();
                 if (remaining > 0) {
-                    Outcome all = c.policy().decide(step.after(), step.time(), remaining);
+                    PolicyOutcome all = c.policy().decide(step.after(), step.time(), remaining);
                     assertTrue(all.verdict().allowed(),
                             () -> "cost " + remaining + " denied (" + all + "): " + c.describe(step));
                 }
-                Outcome more = c.policy().decide(step.after(), step.time(), remaining + 1);
+                PolicyOutcome more = c.policy().decide(step.after(), step.time(), remaining + 1);
                 assertFalse(more.verdict().allowed(),
                         () -> "cost " + (remaining + 1) + " allowed (" + more + "): " + c.describe(step));
             }

@@ -22,10 +22,10 @@ class RetryAfterPropertiesTest {
                 }
                 assertTrue(seconds >= 1, () -> "a denial says retry after " + seconds + " s: " + c.describe(step));
                 // Nothing else arrives: the state the denial returned is the one to retry against.
-                Outcome then = c.policy().decide(step.after(), step.time() + seconds * 1000, step.cost());
+                PolicyOutcome then = c.policy().decide(step.after(), step.time() + seconds * 1000, step.cost());
                 assertTrue(then.verdict().allowed(),
                         () -> "still denied " + seconds + " s later (" + then + "): " + c.describe(step));
-                Outcome secondEarlier = c.policy().decide(step.after(), step.time() + (seconds - 1) * 1000, step.cost());
+                PolicyOutcome secondEarlier = c.policy().decide(step.after(), step.time() + (seconds - 1) * 1000, step.cost());
                 assertFalse(secondEarlier.verdict().allowed(),
                         () -> "already allowed " + (seconds - 1) + " s later (" + secondEarlier + "): " + c.describe(step));
             }

@@ -26,7 +26,7 @@ class SeedExamplesTest {
         int send(int count, long time) {
             int allowed = 0;
             for (int i = 0; i < count; i++) {
-                Outcome outcome = policy.decide(state, time, 1);
+                PolicyOutcome outcome = policy.decide(state, time, 1);
                 state = outcome.state();
                 last = outcome.verdict();
                 if (last.allowed()) {
@@ -71,11 +71,11 @@ class SeedExamplesTest {
         LimitPolicy policy = perMinute(Algorithm.SLIDING_WINDOW_COUNTER, 100);
         PolicyState state = new SlidingCounts(NOON + 60_000, 84, 36, NOON + 60_000, false);
 
-        Outcome oneMore = policy.decide(state, NOON + 75_000, 1);
+        PolicyOutcome oneMore = policy.decide(state, NOON + 75_000, 1);
         assertTrue(oneMore.verdict().allowed());
         assertEquals(0, oneMore.verdict().remaining());
 
-        Outcome next = policy.decide(oneMore.state(), NOON + 75_000, 1);
+        PolicyOutcome next = policy.decide(oneMore.state(), NOON + 75_000, 1);
         assertFalse(next.verdict().allowed());
     }
 
@@ -98,7 +98,7 @@ class SeedExamplesTest {
         int denied = 0;
         PolicyState state = null;
         for (int i = 0; i < 15; i++) {
-            Outcome outcome = policy.decide(state, NOON, 1);
+            PolicyOutcome outcome = policy.decide(state, NOON, 1);
             state = outcome.state();
             if (outcome.verdict().allowed()) {
                 queued++;

@@ -23,7 +23,7 @@ final class Traffic {
     }
 
     /** One decided request: the state it was decided against and what came out. */
-    record Step(int index, Request request, PolicyState before, Outcome outcome) {
+    record Step(int index, Request request, PolicyState before, PolicyOutcome outcome) {
 
         long time() {
             return request.time();
@@ -165,7 +165,7 @@ final class Traffic {
         List<Step> steps = new ArrayList<>(requests.size());
         PolicyState state = null;
         for (Request request : requests) {
-            Outcome outcome = policy.decide(state, request.time(), request.cost());
+            PolicyOutcome outcome = policy.decide(state, request.time(), request.cost());
             steps.add(new Step(steps.size(), request, state, outcome));
             state = outcome.state();
         }

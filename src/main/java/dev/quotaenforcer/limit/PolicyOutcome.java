@@ -1,5 +1,5 @@
 package dev.quotaenforcer.limit;
 
 /** What deciding one request against one policy produced: the verdict and the policy's new state. */
-public record Outcome(Verdict verdict, PolicyState state) {
+public record PolicyOutcome(Verdict verdict, PolicyState state) {
 }
