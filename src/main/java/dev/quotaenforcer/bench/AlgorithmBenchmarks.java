@@ -1,9 +1,9 @@
 package dev.quotaenforcer.bench;
 
 import com.google.common.util.concurrent.RateLimiter;
-import dev.quotaenforcer.engine.Evaluation;
 import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.KeyStateCodec;
+import dev.quotaenforcer.engine.PlanEvaluation;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.limit.Algorithm;
 import dev.quotaenforcer.limit.LimitPolicy;
@@ -102,7 +102,7 @@ public class AlgorithmBenchmarks {
     @Benchmark
     public boolean engine(EngineKey key) {
         KeyState previous = key.stored == null ? null : KeyStateCodec.decode(key.stored);
-        Evaluation evaluation = QuotaEngine.evaluate(key.plan, previous, key.now, 1);
+        PlanEvaluation evaluation = QuotaEngine.evaluate(key.plan, previous, key.now, 1);
         key.stored = KeyStateCodec.encode(evaluation.state());
         key.now += STEP_MS;
         return evaluation.allowed();

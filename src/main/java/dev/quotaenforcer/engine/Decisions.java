@@ -18,14 +18,14 @@ public final class Decisions {
     private Decisions() {
     }
 
-    public static Decision of(RequestEvent request, Evaluation evaluation) {
+    public static Decision of(RequestEvent request, PlanEvaluation evaluation) {
         Instant decidedAt = Instant.ofEpochMilli(evaluation.decidedAt());
         if (evaluation.blocked()) {
             return new Decision(request.requestId(), request.apiKey(), evaluation.plan().id(), false, Reason.BLOCKED, null,
                     0, 0, 0, evaluation.retryAfterSeconds(), 0, decidedAt, RateLimitHeaders.of(evaluation.plan(), false,
                             Reason.BLOCKED, null, 0, 0, 0, evaluation.retryAfterSeconds()));
         }
-        Evaluation.PolicyVerdict binding = evaluation.bindingVerdict();
+        PlanEvaluation.PolicyVerdict binding = evaluation.bindingVerdict();
         Verdict verdict = binding.verdict();
         boolean allowed = evaluation.allowed();
         Reason reason = allowed ? Reason.OK
@@ -39,10 +39,10 @@ public final class Decisions {
     }
 
     /** One event per policy whose denial opens a new run (or, for fixed windows, a new window). */
-    public static List<QuotaExceeded> exceeded(RequestEvent request, Evaluation evaluation) {
+    public static List<QuotaExceeded> exceeded(RequestEvent request, PlanEvaluation evaluation) {
         List<QuotaExceeded> events = new ArrayList<>(1);
         long now = evaluation.decidedAt();
-        for (Evaluation.PolicyVerdict v : evaluation.verdicts()) {
+        for (PlanEvaluation.PolicyVerdict v : evaluation.verdicts()) {
             if (!v.verdict().denialStarted()) {
                 continue;
             }

@@ -143,7 +143,7 @@ public final class KeyCommands {
         if (plan == null) {
             return null;
         }
-        Evaluation probe = QuotaEngine.evaluate(plan, state, now, 1);
+        PlanEvaluation probe = QuotaEngine.evaluate(plan, state, now, 1);
         if (probe.allowed() || probe.retryAfterSeconds() == Verdict.NEVER) {
             return null;
         }

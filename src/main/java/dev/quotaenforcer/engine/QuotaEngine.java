@@ -23,15 +23,15 @@ public final class QuotaEngine {
     /**
      * @param previous the key's stored state, or null for a key with none
      */
-    public static Evaluation evaluate(Plan plan, KeyState previous, long eventTime, long cost) {
+    public static PlanEvaluation evaluate(Plan plan, KeyState previous, long eventTime, long cost) {
         long now = previous == null ? eventTime : Math.max(eventTime, previous.lastSeen());
         KeyState current = previous == null ? new KeyState(now, now, List.of()) : previous.at(now);
         if (current.blockedAt(now)) {
             // Blocked by an operator: no policy is asked and nothing is consumed.
-            return new Evaluation(plan, now, false, List.of(), -1, current);
+            return new PlanEvaluation(plan, now, false, List.of(), -1, current);
         }
         List<PlanPolicy> policies = plan.policies();
-        List<Evaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
+        List<PlanEvaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
         List<PolicyOutcome> outcomes = new ArrayList<>(policies.size());
         boolean allowed = true;
         for (PlanPolicy policy : policies) {
@@ -40,7 +40,7 @@ public final class QuotaEngine {
             PolicyOutcome outcome = grant == null ? policy.limit().decide(state, now, cost)
                     : policy.limit().decide(state, now, cost, grant.amount(), grant.until());
             outcomes.add(outcome);
-            verdicts.add(new Evaluation.PolicyVerdict(policy, outcome.verdict()));
+            verdicts.add(new PlanEvaluation.PolicyVerdict(policy, outcome.verdict()));
             allowed &= outcome.verdict().allowed();
         }
         List<KeyState.Slot> slots = new ArrayList<>(policies.size());
@@ -60,7 +60,7 @@ public final class QuotaEngine {
         for (KeyState.Grant grant : current.grants()) {
             idleFrom = Math.max(idleFrom, grant.until());
         }
-        return new Evaluation(plan, now, allowed, verdicts, binding(verdicts, allowed),
+        return new PlanEvaluation(plan, now, allowed, verdicts, binding(verdicts, allowed),
                 new KeyState(now, idleFrom, slots, current.grants(), KeyState.NOT_BLOCKED));
     }
 
@@ -84,7 +84,7 @@ public final class QuotaEngine {
     }
 
     /** The denying policy that holds the request back longest, else the one with least remaining. */
-    private static int binding(List<Evaluation.PolicyVerdict> verdicts, boolean allowed) {
+    private static int binding(List<PlanEvaluation.PolicyVerdict> verdicts, boolean allowed) {
         int binding = -1;
         for (int i = 0; i < verdicts.size(); i++) {
             Verdict v = verdicts.get(i).verdict();

@@ -1,9 +1,9 @@
 package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.engine.Decisions;
-import dev.quotaenforcer.engine.Evaluation;
 import dev.quotaenforcer.engine.KeyCommands;
 import dev.quotaenforcer.engine.KeyState;
+import dev.quotaenforcer.engine.PlanEvaluation;
 import dev.quotaenforcer.engine.QuotaEngine;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyCommand;
@@ -219,7 +219,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             // only while the task holds fewer than the cap; assigned keys are always admitted.
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
         }
-        Evaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
+        PlanEvaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
         Decision decision = Decisions.of(request, evaluation);
         KeyEntry updated = entry == null ? KeyEntry.of(evaluation.state()) : entry.withState(evaluation.state());
         if (Decided.isPolicyDecision(decision)) {

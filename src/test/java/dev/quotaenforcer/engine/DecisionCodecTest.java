@@ -32,7 +32,7 @@ class DecisionCodecTest {
         for (int i = 0; i < 2_000; i++) {
             time += random.nextInt(2_000);
             RequestEvent request = new RequestEvent("r-" + i, "k-1", 1 + random.nextInt(3), time);
-            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, request.cost());
+            PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, request.cost());
             state = evaluation.state();
             Decision decision = Decisions.of(request, evaluation);
             denied += decision.allowed() ? 0 : 1;

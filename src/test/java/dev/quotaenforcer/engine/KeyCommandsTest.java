@@ -33,14 +33,14 @@ class KeyCommandsTest {
             new PlanPolicy(LimitPolicy.window("hourly", Algorithm.FIXED_WINDOW, 5, Duration.ofHours(1)), PolicyKind.QUOTA)));
 
     private KeyState state;
-    private Evaluation last;
+    private PlanEvaluation last;
 
     private static Instant at(int minute, int second) {
         return NOON.plusSeconds(minute * 60L + second);
     }
 
     private Decision request(Instant time) {
-        Evaluation evaluation = QuotaEngine.evaluate(PLAN, state, time.toEpochMilli(), 1);
+        PlanEvaluation evaluation = QuotaEngine.evaluate(PLAN, state, time.toEpochMilli(), 1);
         state = evaluation.state();
         last = evaluation;
         return Decisions.of(new RequestEvent("r@" + time, KEY, 1, time.toEpochMilli()), evaluation);

@@ -338,7 +338,7 @@ class KeyStateCodecTest {
         // 1,200 requests 3 s apart: the quota fills to 1,000 and then denies, so every kind of state the engine
         // writes for this plan (allowing, denying, denied by the other policy) is measured.
         for (int i = 0; i < 1_200; i++) {
-            Evaluation evaluation = QuotaEngine.evaluate(free, state, hour + 500 + i * 3_000L, 1);
+            PlanEvaluation evaluation = QuotaEngine.evaluate(free, state, hour + 500 + i * 3_000L, 1);
             state = evaluation.state();
             allowed += evaluation.allowed() ? 1 : 0;
             byte[] bytes = KeyStateCodec.encode(state);

@@ -57,7 +57,7 @@ class QuotaEngineTest {
         for (int i = 0; i < 300; i++) {
             time += random.nextInt(4) == 0 ? 0 : random.nextInt(800);
             long cost = 1 + random.nextInt(3);
-            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, cost);
+            PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, cost);
             long retryAfter = evaluation.retryAfterSeconds();
             if (!evaluation.allowed() && retryAfter != Verdict.NEVER) {
                 String context = "seed " + seed + " request " + i + " at " + time + " cost " + cost;
@@ -80,7 +80,7 @@ class QuotaEngineTest {
         long time = 1_764_504_000_000L;
         for (int i = 0; i < 300; i++) {
             time += random.nextInt(300);
-            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
+            PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
             if (!evaluation.allowed()) {
                 // Whatever comes next is decided as if the denied request had never arrived.
                 long later = time + random.nextInt(5_000);
@@ -101,7 +101,7 @@ class QuotaEngineTest {
         long time = 1_764_504_000_000L;
         for (int i = 0; i < 200; i++) {
             time += random.nextInt(700);
-            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
+            PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
             KeyState decoded = KeyStateCodec.decode(KeyStateCodec.encode(evaluation.state()));
             assertEquals(evaluation.state().slots(), decoded.slots(), "seed " + seed);
             assertEquals(evaluation.state().lastSeen(), decoded.lastSeen());
@@ -118,7 +118,7 @@ class QuotaEngineTest {
         long time = 1_764_504_000_000L;
         for (int i = 0; i < 200; i++) {
             time += random.nextInt(600);
-            Evaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
+            PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, 1 + random.nextInt(3));
             state = evaluation.state();
             List<PolicyStanding> standings = QuotaEngine.standings(plan, state, evaluation.decidedAt());
             for (int p = 0; p < plan.policies().size(); p++) {
@@ -152,7 +152,7 @@ class QuotaEngineTest {
     }
 
     /** What a gateway sees of each policy; the denial-run flag may differ by design. */
-    private static List<String> counts(Evaluation evaluation) {
+    private static List<String> counts(PlanEvaluation evaluation) {
         return evaluation.verdicts().stream()
                 .map(v -> v.verdict().allowed() + " " + v.verdict().remaining() + " " + v.verdict().retryAfterSeconds())
                 .toList();

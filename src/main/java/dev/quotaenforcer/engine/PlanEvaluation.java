@@ -13,14 +13,14 @@ import java.util.List;
  * @param binding   index of the binding policy: the one that denied longest, else least remaining; -1 when blocked
  * @param state     the key's state to store
  */
-public record Evaluation(Plan plan, long decidedAt, boolean allowed, List<PolicyVerdict> verdicts, int binding,
-                         KeyState state) {
+public record PlanEvaluation(Plan plan, long decidedAt, boolean allowed, List<PolicyVerdict> verdicts, int binding,
+                             KeyState state) {
 
     /** A policy and its verdict on the request. */
     public record PolicyVerdict(PlanPolicy policy, Verdict verdict) {
     }
 
-    public Evaluation {
+    public PlanEvaluation {
         verdicts = List.copyOf(verdicts);
     }
 
