@@ -147,7 +147,7 @@ public final class KeyCommands {
         if (probe.allowed() || probe.retryAfterSeconds() == Verdict.NEVER) {
             return null;
         }
-        Decision decision = Decisions.of(new RequestEvent(null, apiKey, 1, now), probe);
+        Decision decision = DecisionFactory.of(new RequestEvent(null, apiKey, 1, now), probe);
         return Block.of(decision);
     }
 }

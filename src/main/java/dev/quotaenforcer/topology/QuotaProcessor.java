@@ -1,6 +1,6 @@
 package dev.quotaenforcer.topology;
 
-import dev.quotaenforcer.engine.Decisions;
+import dev.quotaenforcer.engine.DecisionFactory;
 import dev.quotaenforcer.engine.KeyCommands;
 import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.PlanEvaluation;
@@ -220,7 +220,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
         }
         PlanEvaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
-        Decision decision = Decisions.of(request, evaluation);
+        Decision decision = DecisionFactory.of(request, evaluation);
         KeyEntry updated = entry == null ? KeyEntry.of(evaluation.state()) : entry.withState(evaluation.state());
         if (Decided.isPolicyDecision(decision)) {
             KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
@@ -233,7 +233,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         if (stored == null) {
             keysWithState++;
         }
-        return new Decided(decision, Decisions.exceeded(request, evaluation), request.replyTo(), late);
+        return new Decided(decision, DecisionFactory.exceeded(request, evaluation), request.replyTo(), late);
     }
 
     /** The start of the earliest hour that does not end by the watermark: the hour it falls in. */

@@ -34,7 +34,7 @@ class DecisionCodecTest {
             RequestEvent request = new RequestEvent("r-" + i, "k-1", 1 + random.nextInt(3), time);
             PlanEvaluation evaluation = QuotaEngine.evaluate(plan, state, time, request.cost());
             state = evaluation.state();
-            Decision decision = Decisions.of(request, evaluation);
+            Decision decision = DecisionFactory.of(request, evaluation);
             denied += decision.allowed() ? 0 : 1;
 
             byte[] bytes = DecisionCodec.encode(decision);

@@ -43,7 +43,7 @@ class KeyCommandsTest {
         PlanEvaluation evaluation = QuotaEngine.evaluate(PLAN, state, time.toEpochMilli(), 1);
         state = evaluation.state();
         last = evaluation;
-        return Decisions.of(new RequestEvent("r@" + time, KEY, 1, time.toEpochMilli()), evaluation);
+        return DecisionFactory.of(new RequestEvent("r@" + time, KEY, 1, time.toEpochMilli()), evaluation);
     }
 
     /** The hourly quota's verdict on the last request. */

@@ -12,10 +12,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns an evaluation into what is published: the decision and any quota-exceeded events. */
-public final class Decisions {
+/** Builds what is published from a plan evaluation: the decision and any quota-exceeded events. */
+public final class DecisionFactory {
 
-    private Decisions() {
+    private DecisionFactory() {
     }
 
     public static Decision of(RequestEvent request, PlanEvaluation evaluation) {
