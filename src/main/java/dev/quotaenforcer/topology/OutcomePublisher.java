@@ -40,7 +40,7 @@ final class OutcomePublisher {
     }
 
     /** A decided request: its decision and reply, the exceeded events and block it opens, its lateness dead letter. */
-    void decided(Record<String, ?> record, Decided decided) {
+    void decided(Record<String, ?> record, DecidedRequest decided) {
         answer(record, decided.decision(), decided.replyTo(), DECISIONS, REPLIES);
         for (QuotaExceeded event : decided.exceeded()) {
             stats.exceeded(event);

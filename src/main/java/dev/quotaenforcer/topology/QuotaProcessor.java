@@ -188,12 +188,12 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         Decision original = requestIds.original(id, request, record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.
-            outcomes.decided(record, Decided.repeated(original, request.replyTo()));
+            outcomes.decided(record, DecidedRequest.repeated(original, request.replyTo()));
             return;
         }
         long bound = bound();
         Rejection late = request.timestamp() < bound ? late(request, bound) : null;
-        Decided decided = decide(request, Math.max(request.timestamp(), bound), late);
+        DecidedRequest decided = decide(request, Math.max(request.timestamp(), bound), late);
         if (decided.isPolicyDecision()) {
             requestIds.remember(id, decided.decision(), record.timestamp());
         }
@@ -202,7 +202,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         outcomes.decided(record, decided);
     }
 
-    private Decided decide(RequestEvent request, long time, Rejection late) {
+    private DecidedRequest decide(RequestEvent request, long time, Rejection late) {
         String assigned = assignedPlan(request.apiKey());
         String planId = assigned == null ? defaultPlan : assigned;
         if (planId == null) {
@@ -222,7 +222,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         PlanEvaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
         Decision decision = DecisionFactory.of(request, evaluation);
         KeyEntry updated = entry == null ? KeyEntry.of(evaluation.state()) : entry.withState(evaluation.state());
-        if (Decided.isPolicyDecision(decision)) {
+        if (DecidedRequest.isPolicyDecision(decision)) {
             KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
             // Only a crash under at-least-once can bring back a decision in an hour already closed: not counted again.
             if (delta.hour().toEpochMilli() >= firstOpenHour()) {
@@ -233,7 +233,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         if (stored == null) {
             keysWithState++;
         }
-        return new Decided(decision, DecisionFactory.exceeded(request, evaluation), request.replyTo(), late);
+        return new DecidedRequest(decision, DecisionFactory.exceeded(request, evaluation), request.replyTo(), late);
     }
 
     /** The start of the earliest hour that does not end by the watermark: the hour it falls in. */
@@ -340,8 +340,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         }
     }
 
-    private Decided rejected(RequestEvent request, String plan, Reason reason, long time, Rejection late) {
-        return new Decided(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, time),
+    private DecidedRequest rejected(RequestEvent request, String plan, Reason reason, long time, Rejection late) {
+        return new DecidedRequest(Decision.rejected(request.requestId(), request.apiKey(), plan, reason, time),
                 List.of(), request.replyTo(), late);
     }
 

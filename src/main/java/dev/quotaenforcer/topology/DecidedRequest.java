@@ -15,17 +15,17 @@ import java.util.List;
  * @param repeated whether this is the original decision of a request re-sent with the same id: answered
  *                 again, counted nothing, opening nothing
  */
-public record Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late,
-                      boolean repeated) {
+public record DecidedRequest(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late,
+                             boolean repeated) {
 
     /** A fresh decision. */
-    public Decided(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late) {
+    public DecidedRequest(Decision decision, List<QuotaExceeded> exceeded, ReplyAddress replyTo, Rejection late) {
         this(decision, exceeded, replyTo, late, false);
     }
 
     /** The original decision of a request re-sent with its id, answered to where the re-sent one waits. */
-    static Decided repeated(Decision original, ReplyAddress replyTo) {
-        return new Decided(original, List.of(), replyTo, null, true);
+    static DecidedRequest repeated(Decision original, ReplyAddress replyTo) {
+        return new DecidedRequest(original, List.of(), replyTo, null, true);
     }
 
     /**
