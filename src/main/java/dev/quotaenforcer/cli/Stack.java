@@ -50,7 +50,9 @@ final class Stack implements AutoCloseable {
         EmbeddedKafka broker = null;
         if (embeddedBroker) {
             Path kafkaDir = dataDir.resolve("kafka");
-            LOG.info("No cluster given: starting an embedded Kafka broker (data in {})", kafkaDir.toAbsolutePath());
+            LOG.warn("No cluster given: starting an embedded Kafka broker in this process (data in {}). It is one node for"
+                    + " trying quota-enforcer, not for production: name a cluster with --bootstrap-servers.",
+                    kafkaDir.toAbsolutePath());
             broker = EmbeddedKafka.start(kafkaDir, embedded.port, embedded.controllerPort);
             LOG.info("Embedded Kafka broker ready at {}", broker.bootstrapServers());
             settings = settings.with(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers(), "embedded broker");
