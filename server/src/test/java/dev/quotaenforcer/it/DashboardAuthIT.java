@@ -48,8 +48,9 @@ class DashboardAuthIT {
             Files.createDirectories(dir.resolve("chromium"));
             try (HeadlessChromium browser = HeadlessChromium.start(dir.resolve("chromium"), dir.resolve("chromium.log"))) {
                 browser.navigate("http://localhost:" + enforcer.httpPort() + "/?hour=" + HOUR + "&refresh=500");
+                // Until the page has loaded there is no form: "undefined", and the wait goes on.
                 TestCluster.awaitCondition("the page asks for a token", () -> "false".equals(
-                        evaluate(browser, "String(document.getElementById('auth').hidden)")), Duration.ofSeconds(30));
+                        evaluate(browser, "String(document.getElementById('auth')?.hidden)")), Duration.ofSeconds(30));
                 evaluate(browser, "document.getElementById('token').value = '" + TOKEN + "';"
                         + "document.getElementById('auth').requestSubmit(); 'submitted'");
 
