@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import javax.management.ObjectName;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -39,7 +40,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * cluster: the client is usable as soon as it is built, even with no broker reachable, and a check
  * that cannot be sent (no metadata yet, buffer full) is answered by the failure policy at once.
  * A reply is taken only if its correlation id, API key and request id all match a check waiting
- * for it; any other is ignored and counted.
+ * for it; any other is ignored and counted. The counts are also the JMX MXBean
+ * {@code dev.quotaenforcer:type=QuotaClient,client=ID} ({@link QuotaClientMXBean}).
  *
  * <p>Needs only kafka-clients and Jackson at runtime.
  */
@@ -223,8 +225,10 @@ public final class QuotaClient implements AutoCloseable {
     private final KafkaProducer<String, byte[]> producer;
     private final BackgroundReader<byte[]> replies;
     private final Map<String, Waiting> pending = new ConcurrentHashMap<>();
+    private final AtomicLong checks = new AtomicLong();
     private final AtomicLong decidedByPolicy = new AtomicLong();
     private final AtomicLong mismatchedReplies = new AtomicLong();
+    private final ObjectName metricsName;
     private final CountDownLatch requestsKnown;
     private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -245,6 +249,7 @@ public final class QuotaClient implements AutoCloseable {
             // Resolve the position, so no reply to a request sent from here on can be missed.
             consumer.position(partition);
         }, this::answer, "quota-client-replies-" + options.replyTopic());
+        this.metricsName = ClientMBeans.register("QuotaClient", kafkaSettings, new Counts());
     }
 
     /**
@@ -252,6 +257,7 @@ public final class QuotaClient implements AutoCloseable {
      * policy's after the timeout.
      */
     public CompletableFuture<GatewayDecision> check(String apiKey, long cost, String requestId) {
+        checks.incrementAndGet();
         byte[] correlation = UUID.randomUUID().toString().getBytes(StandardCharsets.UTF_8);
         String id = HexFormat.of().formatHex(correlation);
         CompletableFuture<GatewayDecision> answer = new CompletableFuture<>();
@@ -277,6 +283,11 @@ public final class QuotaClient implements AutoCloseable {
         return answer;
     }
 
+    /** How many checks were asked. */
+    public long checks() {
+        return checks.get();
+    }
+
     /** How many checks the failure policy answered, because no decision came in time or sending failed. */
     public long decidedByFailurePolicy() {
         return decidedByPolicy.get();
@@ -286,6 +297,25 @@ public final class QuotaClient implements AutoCloseable {
         boolean allowed = options.failurePolicy() == FailurePolicy.FAIL_OPEN;
         return new GatewayDecision(new Decision(requestId, apiKey, null, allowed, Reason.UNAVAILABLE, null, 0, 0, 0, 0, 0,
                 Instant.ofEpochMilli(time), Map.of()), true);
+    }
+
+    /** The counts as JMX reads them. */
+    private final class Counts implements QuotaClientMXBean {
+
+        @Override
+        public long getChecks() {
+            return checks();
+        }
+
+        @Override
+        public long getDecidedByFailurePolicy() {
+            return decidedByFailurePolicy();
+        }
+
+        @Override
+        public long getMismatchedReplies() {
+            return mismatchedReplies();
+        }
     }
 
     /** A check waiting for its reply: what the reply must be about, and where it goes. */
@@ -325,6 +355,7 @@ public final class QuotaClient implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
+            ClientMBeans.unregister(metricsName);
             replies.close();
             producer.close();
         }

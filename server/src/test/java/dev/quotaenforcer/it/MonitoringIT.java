@@ -37,18 +37,23 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Grafana dashboard and Prometheus alert rules of {@code deploy/} against a real Prometheus scraping a
- * real enforcer process: promtool accepts the rules, Prometheus loads them healthy, and every panel's and
- * rule's expression finds series the enforcer exports.
+ * real enforcer process and a gateway process under the JMX exporter with {@code gateway-jmx-exporter.yml}:
+ * promtool accepts the rules, Prometheus loads them healthy, and every panel's and rule's expression finds
+ * series the enforcer and the gateway export.
  */
 @ExtendWith(KafkaBroker.class)
 class MonitoringIT {
 
     private static final Path RULES = RepositoryFiles.path("deploy", "prometheus", "alerts.yml");
     private static final Path DASHBOARD = RepositoryFiles.path("deploy", "grafana", "quota-enforcer-dashboard.json");
+    private static final Path GATEWAY_EXPORTER = RepositoryFiles.path("deploy", "prometheus", "gateway-jmx-exporter.yml");
+    /** The Prometheus JMX exporter's agent, which the build copies here (server/pom.xml). */
+    private static final Path EXPORTER_AGENT = Path.of("target", "agents", "jmx_prometheus_javaagent.jar");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     /** The job name the rules select on, as docs/monitoring.md tells operators to scrape under. */
     private static final String JOB = "quota-enforcer";
+    private static final String GATEWAY_JOB = "quota-gateways";
     private static final String PLAN = "metered";
     private static final int QUOTA = 5;
     private static final Duration WAIT = Duration.ofSeconds(60);
@@ -92,6 +97,13 @@ class MonitoringIT {
             for (String key : keys) {
                 TestCluster.awaitCondition(key + "'s plan in force", () -> enforcer.knowsPlanOf(key), WAIT);
             }
+            assertTrue(Files.isRegularFile(EXPORTER_AGENT), EXPORTER_AGENT.toAbsolutePath() + " is missing: mvn verify copies it");
+            int gatewayPort = EmbeddedKafka.freePort();
+            JarProcess gateway = JarProcess.start(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-javaagent:" + EXPORTER_AGENT + "=127.0.0.1:" + gatewayPort + ":" + GATEWAY_EXPORTER,
+                    "-cp", System.getProperty("java.class.path"), UnansweredGateway.class.getName(),
+                    cluster.bootstrapServers(), cluster.prefix() + "unanswered-requests", cluster.prefix() + "unanswered-replies"),
+                    work.resolve("gateway.log"), Map.of(), null);
             int port = EmbeddedKafka.freePort();
             String target = "localhost:" + enforcer.httpPort();
             Path config = work.resolve("prometheus.yml");
@@ -105,13 +117,17 @@ class MonitoringIT {
                       - job_name: %s
                         static_configs:
                           - targets: ["%s"]
-                    """.formatted(RULES.toAbsolutePath(), JOB, target));
-            try (JarProcess server = JarProcess.start(List.of(prometheus.toString(), "--config.file=" + config,
+                      - job_name: %s
+                        static_configs:
+                          - targets: ["127.0.0.1:%d"]
+                    """.formatted(RULES.toAbsolutePath(), JOB, target, GATEWAY_JOB, gatewayPort));
+            try (gateway; JarProcess server = JarProcess.start(List.of(prometheus.toString(), "--config.file=" + config,
                     "--storage.tsdb.path=" + work.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + port),
                     work.resolve("prometheus.log"), Map.of(), null)) {
                 Prometheus api = new Prometheus(port, server);
                 api.awaitReady();
                 api.awaitNonEmpty("up{job=\"" + JOB + "\"} == 1");
+                api.awaitNonEmpty("up{job=\"" + GATEWAY_JOB + "\"} == 1");
 
                 // Two rounds, each scraped before the next: a counter's first sample shows no increase to
                 // rate(), so only a second round makes the rates of the quota_* counters non-zero.
@@ -129,6 +145,11 @@ class MonitoringIT {
                 // scrape, and rate() over one sample is empty: each series of the counters the panels rate needs two.
                 for (String meter : List.of("quota_decisions_total", "quota_exceeded_events_total", "quota_dead_letters_total")) {
                     api.awaitNonEmpty("min(count_over_time(" + meter + "{job=\"" + JOB + "\"}[1m])) >= 2");
+                }
+                for (String meter : List.of("quota_client_checks_total", "quota_client_decided_by_failure_policy_total",
+                        "quota_client_mismatched_replies_total")) {
+                    api.awaitNonEmpty("min(count_over_time(" + meter + "{job=\"" + GATEWAY_JOB
+                            + "\", client=\"unanswered-gateway\"}[1m])) >= 2");
                 }
                 Set<Reason> reasons = decisions.stream().map(Decision::reason).collect(Collectors.toSet());
                 assertEquals(Set.of(Reason.OK, Reason.QUOTA_EXCEEDED, Reason.UNKNOWN_API_KEY), reasons,
@@ -179,6 +200,8 @@ class MonitoringIT {
                 assertEquals(0, api.query(ruleQueries.get("QuotaEnforcerDown")).size());
                 assertEquals(0, api.query(ruleQueries.get("QuotaEnforcerStreamsNotRunning")).size());
                 assertEquals(1, api.query(ruleQueries.get("QuotaEnforcerDeadLetters")).size());
+                assertEquals(1, api.query(ruleQueries.get("QuotaGatewayAnswersFromFailurePolicy")).size(),
+                        "the gateway's checks are all answered by its failure policy");
                 TestCluster.awaitCondition("QuotaEnforcerDeadLetters pending or firing",
                         () -> Set.of("pending", "firing").contains(api.ruleState("QuotaEnforcerDeadLetters")), WAIT);
 
