@@ -41,7 +41,7 @@ class BenchCommandIT {
     static void runBench() throws Exception {
         Path out = dir.resolve("bench");
         // The timeout only stops a hung run; it is no judgement of speed.
-        result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        result = JarProcess.run(List.of(JarProcess.JAVA, "-jar",
                         JAR.toString(), "--quick", "--scenario", "accuracy,algorithms,throughput,redis",
                         "--seed", Long.toString(SEED), "--out", out.toString()),
                 dir.resolve("bench.log"), Map.of(), null, Duration.ofMinutes(15));

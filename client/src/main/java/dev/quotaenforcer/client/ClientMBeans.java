@@ -13,7 +13,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 /** Registers a client's counters in the platform MBean server under a name no other client in the JVM holds. */
 final class ClientMBeans {
 
-    static final String DOMAIN = "dev.quotaenforcer";
+    private static final String DOMAIN = "dev.quotaenforcer";
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
     /** What an ObjectName value may hold unquoted, and a Prometheus label value without escaping. */
     private static final Pattern UNSAFE = Pattern.compile("[^A-Za-z0-9._-]");

@@ -233,7 +233,7 @@ final class BrokerCluster implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            JarProcess.Result result = JarProcess.run(List.of(java(), "-cp", JarProcess.JAR.toString(),
+            JarProcess.Result result = JarProcess.run(List.of(JarProcess.JAVA, "-cp", JarProcess.JAR.toString(),
                             "kafka.tools.StorageTool", "format", "-t", clusterId, "-c", broker.config.toString(),
                             "--initial-controllers", voters), broker.dir.resolve("format.log"), Map.of(), null,
                     Duration.ofSeconds(60));
@@ -304,9 +304,5 @@ final class BrokerCluster implements AutoCloseable {
         if (broker.process.awaitExit(Duration.ZERO).isPresent()) {
             throw new AssertionError("broker " + broker.id + " exited; output:\n" + output(broker.id));
         }
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -24,6 +24,8 @@ final class JarProcess implements AutoCloseable {
 
     /** The shaded jar `mvn package` builds; failsafe runs the ITs after package. */
     static final Path JAR = Path.of("target", "quota-enforcer.jar");
+    /** This JVM's own java, which every process the tests start runs on. */
+    static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -41,7 +43,7 @@ final class JarProcess implements AutoCloseable {
             throw new AssertionError(JAR.toAbsolutePath() + " is missing: run `mvn package` (or `mvn verify`) first");
         }
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(JAVA);
         command.addAll(List.of(args));
         return start(command, output, env, null);
     }

@@ -99,7 +99,7 @@ class MonitoringIT {
             }
             assertTrue(Files.isRegularFile(EXPORTER_AGENT), EXPORTER_AGENT.toAbsolutePath() + " is missing: mvn verify copies it");
             int gatewayPort = EmbeddedKafka.freePort();
-            JarProcess gateway = JarProcess.start(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            JarProcess gateway = JarProcess.start(List.of(JarProcess.JAVA,
                     "-javaagent:" + EXPORTER_AGENT + "=127.0.0.1:" + gatewayPort + ":" + GATEWAY_EXPORTER,
                     "-cp", System.getProperty("java.class.path"), UnansweredGateway.class.getName(),
                     cluster.bootstrapServers(), cluster.prefix() + "unanswered-requests", cluster.prefix() + "unanswered-replies"),

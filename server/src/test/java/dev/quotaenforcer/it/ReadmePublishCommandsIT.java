@@ -1,8 +1,8 @@
 package dev.quotaenforcer.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -49,9 +49,7 @@ class ReadmePublishCommandsIT {
                 "--port", String.valueOf(port), "--controller-port", String.valueOf(controllerPort),
                 "--set", "quota.http.port=" + RunCommandIT.freePortOtherThan(port, controllerPort)};
         try (JarProcess enforcer = JarProcess.java(work.resolve("enforcer.log"), Map.of(), run)) {
-            if (!enforcer.awaitOutput("quota-enforcer ready", Duration.ofSeconds(90))) {
-                fail("the enforcer was not ready within 90 s; output:\n" + enforcer.output());
-            }
+            RunCommandIT.awaitReady(enforcer, "run");
             Set<String> published = new TreeSet<>();
             Path kcatBinary = JarProcess.onPath("kcat");
             if (kcatBinary == null) {
@@ -60,24 +58,23 @@ class ReadmePublishCommandsIT {
                 Piped publish = piped(kcat.get(0), "kcat");
                 runTool(kcatBinary.toString(), publish.command(), bootstrap, publish.stdin(), "kcat-publish");
                 published.add(requestId(publish.stdin()));
-                List<String> read = withBootstrap(tail(kcat.get(1), "kcat"), bootstrap);
+                List<String> read = tail(kcat.get(1), "kcat");
                 read.addAll(List.of("-c", String.valueOf(published.size())));
                 assertDecisions(published, runTool(kcatBinary.toString(), read, bootstrap, null, "kcat-read"), " ");
             }
 
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             Piped publish = piped(console.get(0), "kafka-console-producer.sh");
-            runTool(java, tool("org.apache.kafka.tools.ConsoleProducer", publish.command()), bootstrap,
+            runTool(JarProcess.JAVA, tool("org.apache.kafka.tools.ConsoleProducer", publish.command()), bootstrap,
                     publish.stdin(), "console-publish");
             published.add(requestId(publish.stdin()));
             List<String> read = tail(console.get(1), "kafka-console-consumer.sh");
             read.addAll(List.of("--max-messages", String.valueOf(published.size()), "--timeout-ms", "60000"));
-            assertDecisions(published, runTool(java, tool("org.apache.kafka.tools.consumer.ConsoleConsumer", read),
+            assertDecisions(published, runTool(JarProcess.JAVA, tool("org.apache.kafka.tools.consumer.ConsoleConsumer", read),
                     bootstrap, null, "console-read"), "\t");
         }
     }
 
-    /** A published request's line ({@code key:json}) and the decision lines a consumer printed ({@code key<sep>json}). */
+    /** The requests decided, allowed, in the lines a consumer printed ({@code key<separator>json}), are those published. */
     private static void assertDecisions(Set<String> requestIds, String output, String separator) throws IOException {
         Set<String> decided = new TreeSet<>();
         for (String line : output.split("\n")) {
@@ -97,7 +94,7 @@ class ReadmePublishCommandsIT {
         return JSON.readTree(line.substring(line.indexOf(':') + 1)).path("requestId").asText();
     }
 
-    private List<String> tool(String mainClass, List<String> args) {
+    private static List<String> tool(String mainClass, List<String> args) {
         List<String> command = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(args);
         return command;
@@ -180,7 +177,7 @@ class ReadmePublishCommandsIT {
                 inWord = true;
             }
         }
-        assertTrue(!quoted, "balanced quotes: " + line);
+        assertFalse(quoted, "balanced quotes: " + line);
         if (inWord) {
             words.add(word.toString());
         }

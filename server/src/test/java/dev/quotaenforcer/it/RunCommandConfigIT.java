@@ -44,7 +44,7 @@ class RunCommandConfigIT {
     private void assertRefusedBeforeStartingABroker(Map<String, String> env, List<String> extraArgs, String origin) {
         Path dataDir = work.resolve("data");
         int port = EmbeddedKafka.freePort();
-        List<String> command = new ArrayList<>(List.of(java(), "-jar", JarProcess.JAR.toString(), "run",
+        List<String> command = new ArrayList<>(List.of(JarProcess.JAVA, "-jar", JarProcess.JAR.toString(), "run",
                 "--data-dir", dataDir.toString(), "--port", String.valueOf(port)));
         command.addAll(extraArgs);
         long started = System.nanoTime();
@@ -66,7 +66,7 @@ class RunCommandConfigIT {
     @ParameterizedTest(name = "{0} --help")
     @ValueSource(strings = {"run", "topics apply", "plans put", "plans list", "keys assign"})
     void helpExitsZeroAndDescribesEveryOptionWithItsDefault(String command) {
-        List<String> args = new ArrayList<>(List.of(java(), "-jar", JarProcess.JAR.toString()));
+        List<String> args = new ArrayList<>(List.of(JarProcess.JAVA, "-jar", JarProcess.JAR.toString()));
         args.addAll(List.of(command.split(" ")));
         args.add("--help");
         JarProcess.Result result = JarProcess.run(args, work.resolve("help.log"), Map.of(), null, QUICK);
@@ -107,9 +107,5 @@ class RunCommandConfigIT {
             line = line.getSubcommands().get(word);
         }
         return line.getCommandSpec();
-    }
-
-    private static String java() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 }

@@ -127,7 +127,7 @@ class RunCommandIT {
         }
     }
 
-    private static void awaitReady(JarProcess enforcer, String which) {
+    static void awaitReady(JarProcess enforcer, String which) {
         if (!enforcer.awaitOutput(READY, READY_WAIT)) {
             fail(which + ": no '" + READY + "' within " + READY_WAIT + " (process alive: "
                     + enforcer.awaitExit(Duration.ZERO).isEmpty() + "); output:\n" + enforcer.output());
@@ -221,7 +221,7 @@ class RunCommandIT {
         long deadline = System.nanoTime() + DECISION_WAIT.toNanos();
         String output = "";
         for (int attempt = 1; System.nanoTime() < deadline; attempt++) {
-            JarProcess.Result result = JarProcess.run(List.of(javaBinary(), "-jar", JarProcess.JAR.toString(), "plans",
+            JarProcess.Result result = JarProcess.run(List.of(JarProcess.JAVA, "-jar", JarProcess.JAR.toString(), "plans",
                             "list", "--bootstrap-servers", bootstrap), work.resolve("plans-list-" + attempt + ".log"),
                     Map.of(), null, Duration.ofSeconds(60));
             assertEquals(0, result.status(), "plans list exit status; output:\n" + result.output());
@@ -278,10 +278,6 @@ class RunCommandIT {
         } catch (IOException e) {
             throw new UncheckedIOException("decision is not JSON: " + json, e);
         }
-    }
-
-    private static String javaBinary() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
     private static long millisSince(long nanos) {

@@ -71,7 +71,7 @@ class ScramLeastPrivilegeIT {
         settings.put(SaslConfigs.SASL_JAAS_CONFIG, "org.apache.kafka.common.security.scram.ScramLoginModule required "
                 + "username=\"" + LeastPrivilegeRun.ENFORCER + "\" password=\"" + wrong + "\";");
         Path config = LeastPrivilegeRun.write(work.resolve("enforcer.properties"), settings);
-        JarProcess.Result result = JarProcess.run(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        JarProcess.Result result = JarProcess.run(List.of(JarProcess.JAVA,
                 "-jar", JarProcess.JAR.toString(), "run", "--config", config.toString()), work.resolve("enforcer.log"), Map.of(),
                 null, Duration.ofSeconds(90));
 
