@@ -27,6 +27,8 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -35,6 +37,8 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -76,11 +80,12 @@ public final class ThroughputScenario implements Scenario {
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
 
     /**
-     * One measured run: an application, its guarantee, how long it took to do every input record and
-     * the CPU its own threads (stream thread, producer, consumer) used meanwhile.
+     * One measured run: an application, its guarantee, how long it took to do every input record, the
+     * CPU its own threads (stream thread, producer, consumer) used meanwhile and where its stream
+     * thread's time went.
      */
     record Run(String application, String guarantee, long records, double seconds, double cpuSeconds,
-               Map<String, Long> writtenByTopic, Map<String, Double> profile) {
+               Map<String, Long> writtenByTopic, Map<String, Double> profile, ThreadTimes times) {
 
         long written() {
             return writtenByTopic.values().stream().mapToLong(Long::longValue).sum();
@@ -195,7 +200,8 @@ public final class ThroughputScenario implements Scenario {
         try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
             streams.start();
             return time(context, cluster, "byte-copy", application, guarantee, events, topics.requests().name(),
-                    copyTopic(guarantee), before, writtenBefore, () -> streams.state() == KafkaStreams.State.RUNNING);
+                    copyTopic(guarantee), before, writtenBefore, () -> streams.state() == KafkaStreams.State.RUNNING,
+                    streams::metrics);
         }
     }
 
@@ -216,7 +222,8 @@ public final class ThroughputScenario implements Scenario {
         Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
             Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
-                    topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING);
+                    topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING,
+                    () -> enforcer.streams().metrics());
             long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
             if (decided != events) {
                 throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
@@ -237,7 +244,7 @@ public final class ThroughputScenario implements Scenario {
      */
     private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
                      String guarantee, long events, String input, String output, long before, Map<String, Long> writtenBefore,
-                     BooleanSupplier running)
+                     BooleanSupplier running, Supplier<Map<MetricName, ? extends Metric>> metrics)
             throws Exception {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
         while (!running.getAsBoolean()) {
@@ -246,6 +253,7 @@ public final class ThroughputScenario implements Scenario {
         }
         long start = System.nanoTime();
         long cpuStart = ThreadCpu.nanos(application);
+        ThreadTimes timesStart = ThreadTimes.of(application, metrics);
         long lastReport = start;
         boolean exactlyOnce = guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2);
         try (Admin admin = Admin.create(cluster);
@@ -256,7 +264,7 @@ public final class ThroughputScenario implements Scenario {
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
                             (ThreadCpu.nanos(application) - cpuStart) / 1e9, since(writtenBesides(admin, input), writtenBefore),
-                            profile.shares(application));
+                            profile.shares(application), ThreadTimes.of(application, metrics).since(timesStart));
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
                             + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
@@ -387,6 +395,7 @@ public final class ThroughputScenario implements Scenario {
                 "enforcer records written/decision"), rows));
         result.table(writtenTable(runs, events));
         result.table(profileTable(runs));
+        result.table(timeTable(runs));
         result.chart(new Chart("Throughput", "records/s", bars));
         result.note("Timed from the application reaching RUNNING until, under exactly-once, its committed offsets cover "
                 + "every request (so the figure includes the last commit) and, under at-least-once, its output holds a "
@@ -447,6 +456,33 @@ public final class ThroughputScenario implements Scenario {
         return new Table("Where the stream thread's time goes: share of its execution samples by area of the code (a "
                 + "sample is charged to the first frame from the top of its stack that belongs to an area; JDK, Jackson and "
                 + "Kafka's serializers are charged to their caller)", columns, rows);
+    }
+
+    /** Each run's stream thread's wall-clock time by what it did, and the CPU of the rest of the process. */
+    private static Table timeTable(List<Run> runs) {
+        List<String> columns = new ArrayList<>(List.of("share of the run's wall-clock time"));
+        runs.forEach(run -> columns.add(run.application() + " " + run.guarantee()));
+        List<List<String>> rows = new ArrayList<>();
+        rows.add(timeRow(runs, "stream thread running (its CPU)", run -> run.times().streamThreadCpuNanos()));
+        rows.add(timeRow(runs, "stream thread blocked on Kafka", run -> run.times().blockedNanos()));
+        rows.add(timeRow(runs, "... flushing its producer", run -> run.times().flushNanos()));
+        rows.add(timeRow(runs, "... sending offsets to its transaction", run -> run.times().sendOffsetsNanos()));
+        rows.add(timeRow(runs, "... committing its transaction", run -> run.times().commitNanos()));
+        rows.add(timeRow(runs, "stream thread neither (waiting for records, or for a core)",
+                run -> run.seconds() * 1e9 - run.times().streamThreadCpuNanos() - run.times().blockedNanos()));
+        rows.add(timeRow(runs, "the application's other threads (producer, consumer), cores",
+                run -> run.cpuSeconds() * 1e9 - run.times().streamThreadCpuNanos()));
+        rows.add(timeRow(runs, "the rest of the process (broker, benchmark), cores",
+                run -> run.times().processCpuNanos() - run.cpuSeconds() * 1e9));
+        return new Table("Where the stream thread's time goes: shares of each run's wall-clock time (Kafka's cumulative "
+                + "blocked-time metrics; the last two rows are CPU, as cores busy on average, of 2 on this machine)",
+                columns, rows);
+    }
+
+    private static List<String> timeRow(List<Run> runs, String label, ToDoubleFunction<Run> nanos) {
+        List<String> row = new ArrayList<>(List.of(label));
+        runs.forEach(run -> row.add(String.format(Locale.ROOT, "%.1f%%", 100 * nanos.applyAsDouble(run) / (run.seconds() * 1e9))));
+        return row;
     }
 
     private static Run find(List<Run> runs, String application, String guarantee) {
