@@ -474,8 +474,8 @@ public final class ThroughputScenario implements Scenario {
                 run -> run.cpuSeconds() * 1e9 - run.times().streamThreadCpuNanos()));
         rows.add(timeRow(runs, "the rest of the process (broker, benchmark), cores",
                 run -> run.times().processCpuNanos() - run.cpuSeconds() * 1e9));
-        return new Table("Where the stream thread's time goes: shares of each run's wall-clock time (Kafka's cumulative "
-                + "blocked-time metrics; the last two rows are CPU, as cores busy on average, of 2 on this machine)",
+        return new Table("What the stream thread did with each run's wall-clock time, as shares of it (Kafka's "
+                + "cumulative blocked-time metrics; the last two rows are CPU, as cores busy on average)",
                 columns, rows);
     }
 
