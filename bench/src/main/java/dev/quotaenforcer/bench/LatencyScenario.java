@@ -107,10 +107,11 @@ public final class LatencyScenario implements Scenario {
                     List.of(IsolationLevel.READ_COMMITTED, IsolationLevel.READ_UNCOMMITTED), FLOOR_LOADS, false),
             new Setup("echo-alos", Responder.ECHO, StreamsConfig.AT_LEAST_ONCE, Map.of(),
                     List.of(IsolationLevel.READ_COMMITTED), FLOOR_LOADS, false),
-            // Kafka 4's client default: a decision waits at most 5 ms for others to share its request.
-            new Setup("alos-linger5", Responder.ENFORCER, StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 5),
+            // Kafka Streams' default, which the enforcer shortens to Kafka 4's client default of 5 ms: a decision
+            // may wait up to 100 ms for others to share its produce request.
+            new Setup("alos-linger100", Responder.ENFORCER, StreamsConfig.AT_LEAST_ONCE, Map.of("producer.linger.ms", 100),
                     List.of(IsolationLevel.READ_COMMITTED), List.of(TARGET_LOAD), true),
-            new Setup("eos-linger5", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 5),
+            new Setup("eos-linger100", Responder.ENFORCER, StreamsConfig.EXACTLY_ONCE_V2, Map.of("producer.linger.ms", 100),
                     List.of(IsolationLevel.READ_UNCOMMITTED), List.of(TARGET_LOAD), true),
             // Without the record caches each state change goes to its changelog as it happens, so a commit
             // waits for one producer flush instead of one per task whose cache it empties.
@@ -257,9 +258,10 @@ public final class LatencyScenario implements Scenario {
         Answering answering;
         boolean ready;
         if (setup.responder() == Responder.ECHO) {
-            Map<String, Object> streamsSettings = new HashMap<>(settings);
-            // The echo is a plain Streams application: the enforcer's own settings mean nothing to it.
-            streamsSettings.keySet().removeIf(name -> name.startsWith("quota."));
+            // The echo is a plain Streams application with the Kafka settings the enforcer would run with (its
+            // producer defaults among them), so the floor differs from the enforcer only in what is decided.
+            Map<String, Object> streamsSettings = new HashMap<>();
+            new EnforcerConfig(settings).streamsProperties().forEach((name, value) -> streamsSettings.put((String) name, value));
             ReplyEcho echo = new ReplyEcho(streamsSettings, topics.requests().name(), topics.replies().name());
             answering = new Answering(echo.streams(), echo::answered, echo::close);
             ready = echo.awaitRunning(READY_TIMEOUT);

@@ -42,7 +42,7 @@ class LatencyScenarioTest {
         assertEquals(150, result.figures().get("eos-committed.5000.p99Ms").value());
         assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
         assertEquals(90, result.figures().get("eos-commit1000-uncommitted.5000.p99Ms").value());
-        assertEquals(90, result.figures().get("alos-linger5.5000.p99Ms").value());
+        assertEquals(90, result.figures().get("alos-linger100.5000.p99Ms").value());
         assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
     }
 
@@ -55,7 +55,7 @@ class LatencyScenarioTest {
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
                 "reply echo (floor), exactly_once_v2, read_committed",
                 "reply echo (floor), exactly_once_v2, read_uncommitted", "reply echo (floor), at_least_once",
-                "at_least_once, producer.linger.ms=5", "exactly_once_v2, read_uncommitted, producer.linger.ms=5",
+                "at_least_once, producer.linger.ms=100", "exactly_once_v2, read_uncommitted, producer.linger.ms=100",
                 "at_least_once, statestore.cache.max.bytes=0",
                 "exactly_once_v2, read_uncommitted, statestore.cache.max.bytes=0",
                 "exactly_once_v2, read_uncommitted, producer.retry.backoff.ms=100",

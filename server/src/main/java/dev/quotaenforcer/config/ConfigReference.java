@@ -22,7 +22,9 @@ public final class ConfigReference {
             + "java -jar server/target/quota-enforcer.jar config reference --output docs/configuration.md";
 
     private static final String UNGROUPED = "Settings";
-    private static final String PRODUCER_BACKOFF = StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG);
+    /** Producer settings the enforcer defaults under the producer prefix, which the plain name also overrides. */
+    private static final List<String> PRODUCER_DEFAULTS = List.of(ProducerConfig.LINGER_MS_CONFIG,
+            ProducerConfig.RETRY_BACKOFF_MS_CONFIG);
 
     private ConfigReference() {
     }
@@ -71,9 +73,12 @@ public final class ConfigReference {
                 .append("The enforcer sets these Kafka Streams properties unless you set them yourself:\n\n");
         new TreeMap<>(streamsDefaults).forEach((name, value) ->
                 page.append("- `").append(name).append("=").append(value).append("`\n"));
-        if (streamsDefaults.containsKey(PRODUCER_BACKOFF)) {
-            page.append("\n`").append(PRODUCER_BACKOFF).append("` also gives way to `")
-                    .append(ProducerConfig.RETRY_BACKOFF_MS_CONFIG).append("`, which sets it for every client.\n");
+        for (String producerSetting : PRODUCER_DEFAULTS) {
+            String prefixed = StreamsConfig.producerPrefix(producerSetting);
+            if (streamsDefaults.containsKey(prefixed)) {
+                page.append("\n`").append(prefixed).append("` also gives way to `").append(producerSetting)
+                        .append("`, which sets it for every client.\n");
+            }
         }
         return page.toString();
     }

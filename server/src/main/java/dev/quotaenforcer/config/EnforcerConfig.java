@@ -58,6 +58,8 @@ public final class EnforcerConfig extends AbstractConfig {
 
     /** The enforcer's producer back-off before its first retry (it doubles with each retry, to 1 s). */
     public static final int PRODUCER_RETRY_BACKOFF_MS = 10;
+    /** How long the enforcer's producer waits to fill a batch: Kafka's client default, not Kafka Streams' 100 ms. */
+    public static final int PRODUCER_LINGER_MS = 5;
     /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
     private static final long MAX_LATENESS_MS = 100L * 366 * 24 * 3_600_000;
     public static final String REQUEST_MAX_LATENESS_MS_CONFIG = "quota.request.max.lateness.ms";
@@ -271,12 +273,18 @@ public final class EnforcerConfig extends AbstractConfig {
         }
         // Under transactions v2 the first records after a commit are refused with CONCURRENT_TRANSACTIONS
         // until the broker has written the commit's markers, usually within milliseconds; the client's
-        // default first back-off of 100 ms then stalls every decision behind it. A back-off of the
-        // operator's, for every client or the producer, stands.
-        String producerBackoff = StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG);
-        if (!props.containsKey(ProducerConfig.RETRY_BACKOFF_MS_CONFIG) && !props.containsKey(producerBackoff)) {
-            props.put(producerBackoff, PRODUCER_RETRY_BACKOFF_MS);
-        }
+        // default first back-off of 100 ms then stalls every decision behind it.
+        producerDefault(props, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
+        // Kafka Streams lets its producers wait up to 100 ms to fill a batch; a gateway waits on each decision.
+        producerDefault(props, ProducerConfig.LINGER_MS_CONFIG, PRODUCER_LINGER_MS);
         return props;
+    }
+
+    /** Sets a producer setting unless the operator set it, for every client or for the producer. */
+    private static void producerDefault(Properties props, String name, Object value) {
+        String prefixed = StreamsConfig.producerPrefix(name);
+        if (!props.containsKey(name) && !props.containsKey(prefixed)) {
+            props.put(prefixed, value);
+        }
     }
 }

@@ -43,18 +43,24 @@ class EnforcerConfigTest {
     }
 
     @Test
-    void leavesTheProducersLingerToKafkaStreamsUnlessTheOperatorSetsIt() {
-        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
-        assertEquals("100", new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("linger.ms"));
-    }
-
-    @Test
     void aLingerTheOperatorSetsPlainOrPrefixedReachesTheProducers() {
         Properties plain = new EnforcerConfig(Map.of("linger.ms", "20")).streamsProperties();
         Properties prefixed = new EnforcerConfig(Map.of("producer.linger.ms", "30")).streamsProperties();
 
         assertEquals("20", new StreamsConfig(withRequired(plain)).getProducerConfigs("client").get("linger.ms"));
         assertEquals("30", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("linger.ms"));
+    }
+
+    @Test
+    void theProducersLingerIsKafkasClientDefaultRatherThanKafkaStreams100MsUnlessTheOperatorSetsOne() {
+        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
+
+        assertEquals(String.valueOf(EnforcerConfig.PRODUCER_LINGER_MS),
+                String.valueOf(new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("linger.ms")));
+        Properties kafkaStreamsAlone = new Properties();
+        kafkaStreamsAlone.put(StreamsConfig.APPLICATION_ID_CONFIG, "plain");
+        assertEquals("100", String.valueOf(new StreamsConfig(withRequired(kafkaStreamsAlone)).getProducerConfigs("client")
+                .get("linger.ms")), "Kafka Streams' own default, which the enforcer's replaces");
     }
 
     @Test
