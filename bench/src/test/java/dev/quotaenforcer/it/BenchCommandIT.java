@@ -166,9 +166,9 @@ class BenchCommandIT {
         JsonNode times = table(throughput, "What the stream thread did with each run's wall-clock time");
         JsonNode columns = times.get("columns");
         for (JsonNode row : times.get("rows")) {
+            String label = row.get(0).asText();
             for (int column = 1; column < row.size(); column++) {
                 double share = Double.parseDouble(row.get(column).asText().replace("%", ""));
-                String label = row.get(0).asText();
                 if (label.startsWith("stream thread running")
                         || label.contains("committing") && columns.get(column).asText().endsWith("exactly_once_v2")) {
                     assertTrue(share > 0 && share <= 100, "each run's stream thread ran, and committed under exactly-once: " + times);

@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 import org.apache.kafka.common.config.ConfigDef.Type;
@@ -22,9 +21,6 @@ public final class ConfigReference {
             + "java -jar server/target/quota-enforcer.jar config reference --output docs/configuration.md";
 
     private static final String UNGROUPED = "Settings";
-    /** Producer settings the enforcer defaults under the producer prefix, which the plain name also overrides. */
-    private static final List<String> PRODUCER_DEFAULTS = List.of(ProducerConfig.LINGER_MS_CONFIG,
-            ProducerConfig.RETRY_BACKOFF_MS_CONFIG);
 
     private ConfigReference() {
     }
@@ -73,7 +69,7 @@ public final class ConfigReference {
                 .append("The enforcer sets these Kafka Streams properties unless you set them yourself:\n\n");
         new TreeMap<>(streamsDefaults).forEach((name, value) ->
                 page.append("- `").append(name).append("=").append(value).append("`\n"));
-        for (String producerSetting : PRODUCER_DEFAULTS) {
+        for (String producerSetting : EnforcerConfig.PRODUCER_DEFAULTS.keySet()) {
             String prefixed = StreamsConfig.producerPrefix(producerSetting);
             if (streamsDefaults.containsKey(prefixed)) {
                 page.append("\n`").append(prefixed).append("` also gives way to `").append(producerSetting)

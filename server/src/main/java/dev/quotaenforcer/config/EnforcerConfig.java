@@ -1,9 +1,11 @@
 package dev.quotaenforcer.config;
 
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
@@ -60,6 +62,17 @@ public final class EnforcerConfig extends AbstractConfig {
     public static final int PRODUCER_RETRY_BACKOFF_MS = 10;
     /** How long the enforcer's producer waits to fill a batch: Kafka's client default, not Kafka Streams' 100 ms. */
     public static final int PRODUCER_LINGER_MS = 5;
+    /**
+     * The producer settings the enforcer sets under the producer prefix unless the operator sets them,
+     * for every client or for the producer, by name.
+     */
+    public static final Map<String, Integer> PRODUCER_DEFAULTS = Collections.unmodifiableMap(new TreeMap<>(Map.of(
+            // Under transactions v2 the first records after a commit are refused with CONCURRENT_TRANSACTIONS
+            // until the broker has written the commit's markers, usually within milliseconds; the client's
+            // default first back-off of 100 ms then stalls every decision behind it.
+            ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS,
+            // Kafka Streams lets its producers wait up to 100 ms to fill a batch; a gateway waits on each decision.
+            ProducerConfig.LINGER_MS_CONFIG, PRODUCER_LINGER_MS)));
     /** A century: far enough to replay any history, near enough that time arithmetic never overflows. */
     private static final long MAX_LATENESS_MS = 100L * 366 * 24 * 3_600_000;
     public static final String REQUEST_MAX_LATENESS_MS_CONFIG = "quota.request.max.lateness.ms";
@@ -271,20 +284,12 @@ public final class EnforcerConfig extends AbstractConfig {
                 props.put(entry.getKey(), entry.getValue());
             }
         }
-        // Under transactions v2 the first records after a commit are refused with CONCURRENT_TRANSACTIONS
-        // until the broker has written the commit's markers, usually within milliseconds; the client's
-        // default first back-off of 100 ms then stalls every decision behind it.
-        producerDefault(props, ProducerConfig.RETRY_BACKOFF_MS_CONFIG, PRODUCER_RETRY_BACKOFF_MS);
-        // Kafka Streams lets its producers wait up to 100 ms to fill a batch; a gateway waits on each decision.
-        producerDefault(props, ProducerConfig.LINGER_MS_CONFIG, PRODUCER_LINGER_MS);
+        PRODUCER_DEFAULTS.forEach((name, value) -> {
+            String prefixed = StreamsConfig.producerPrefix(name);
+            if (!props.containsKey(name) && !props.containsKey(prefixed)) {
+                props.put(prefixed, value);
+            }
+        });
         return props;
-    }
-
-    /** Sets a producer setting unless the operator set it, for every client or for the producer. */
-    private static void producerDefault(Properties props, String name, Object value) {
-        String prefixed = StreamsConfig.producerPrefix(name);
-        if (!props.containsKey(name) && !props.containsKey(prefixed)) {
-            props.put(prefixed, value);
-        }
     }
 }
