@@ -31,8 +31,9 @@ import org.slf4j.LoggerFactory;
  * <p>Nearly every request id is new and none coalesces, so ids are not a store record each: they are
  * looked up in memory and written in batches ({@link RequestIdBatch}), one changelog record per task
  * and commit, into a RocksDB store that writes back at commit ({@link WriteBackStore}), so the
- * batches' bytes stay off the heap and only the lookup map is on it; a batch whose ids have all
- * left the window is deleted. When the task starts, the ids are read back from the batches.
+ * batches' bytes stay off the heap and only the lookup map is on it; a full batch is written at once,
+ * and one whose ids have all left the window is deleted. When the task starts, the ids are read back
+ * from the batches.
  * Commands are rare and stay in a window store, filed by the broker's record timestamp.
  */
 final class RequestIds {
@@ -103,8 +104,10 @@ final class RequestIds {
     }
 
     static Set<StoreBuilder<?>> storeBuilders() {
+        // A full batch never changes again: written through, its bytes go to the changelog while the task
+        // works instead of all at once at the commit, which under at-least-once comes every 30 s.
         return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.Long(),
-                        RequestIdBatch.SERDE)),
+                        RequestIdBatch.SERDE), RequestIdBatch::sealed),
                 Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),
                         false), Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
     }
@@ -143,6 +146,10 @@ final class RequestIds {
             batches.put(openNumber, open);
         }
         open.add(id, now, encoded);
+        if (open.sealed()) {
+            // Put again, full: the store writes a sealed batch through at once (see storeBuilders).
+            batches.put(openNumber, open);
+        }
         forgetOutsideWindow();
     }
 

@@ -3,6 +3,7 @@ package dev.quotaenforcer.topology;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.StateStore;
@@ -43,14 +44,26 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private final Map<K, Object> changed = new ConcurrentHashMap<>();
     /** The task's thread: the one that writes, and the one whose iteration must see every change. */
     private volatile Thread owner;
+    /** Values that will not change again: nothing is gained by holding them, so they are written through. */
+    private final Predicate<V> settled;
 
-    private WriteBackStore(KeyValueStore<K, V> stored) {
+    private WriteBackStore(KeyValueStore<K, V> stored, Predicate<V> settled) {
         super(stored);
+        this.settled = settled;
     }
 
     /** Builds the store over what {@code stored} builds, which must log and must not cache. */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored) {
-        return new Builder<>(stored.withCachingDisabled());
+        return builder(stored, value -> false);
+    }
+
+    /**
+     * Builds the store over what {@code stored} builds, writing a value that {@code settled} accepts into
+     * it at once instead of holding it: for values final when put, whose bytes need not wait for the commit.
+     */
+    static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored,
+                                                             Predicate<V> settled) {
+        return new Builder<>(stored.withCachingDisabled(), settled);
     }
 
     @Override
@@ -71,7 +84,14 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void put(K key, V value) {
-        hold(key, value == null ? DELETED : value);
+        if (value != null && settled.test(value)) {
+            owner = Thread.currentThread();
+            wrapped().put(key, value);
+            // Removed only once written, so a concurrent reader finds the value in one place or the other.
+            changed.remove(key);
+        } else {
+            hold(key, value == null ? DELETED : value);
+        }
     }
 
     private void hold(K key, Object change) {
@@ -178,9 +198,11 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     /** Builds a {@link WriteBackStore} over another builder's store, whose name and changelog it keeps. */
     private static final class Builder<K, V> implements StoreBuilder<WriteBackStore<K, V>> {
         private final StoreBuilder<KeyValueStore<K, V>> stored;
+        private final Predicate<V> settled;
 
-        Builder(StoreBuilder<KeyValueStore<K, V>> stored) {
+        Builder(StoreBuilder<KeyValueStore<K, V>> stored, Predicate<V> settled) {
             this.stored = stored;
+            this.settled = settled;
         }
 
         @Override
@@ -206,7 +228,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
         @Override
         public WriteBackStore<K, V> build() {
-            return new WriteBackStore<>(stored.build());
+            return new WriteBackStore<>(stored.build(), settled);
         }
 
         @Override

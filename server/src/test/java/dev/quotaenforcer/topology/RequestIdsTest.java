@@ -32,7 +32,7 @@ class RequestIdsTest {
     void setUp() {
         context = new MockProcessorContext<>();
         batches = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RequestIds.STORE),
-                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled()).build();
+                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIdBatch::sealed).build();
         batches.init(context.getStateStoreContext(), batches);
         commands = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(RequestIds.COMMANDS_STORE, Duration.ofDays(7),
                 Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
@@ -54,6 +54,24 @@ class RequestIdsTest {
         assertEquals(2, batches.wrapped().approximateNumEntries());
         assertEquals(100, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null,
                 batches.wrapped().get(0L))));
+    }
+
+    @Test
+    void aFullBatchIsWrittenToTheStoreBeneathBeforeTheCommit() {
+        RequestIds ids = new RequestIds(batches, commands, WINDOW);
+        int remembered = 0;
+        while (batches.wrapped().get(0L) == null) {
+            ids.remember("r-" + remembered, allowed("r-" + remembered), NOON + remembered);
+            remembered++;
+        }
+        ids.remember("r-" + remembered, allowed("r-" + remembered), NOON + remembered);
+
+        assertNull(batches.wrapped().get(1L), "the next batch waits for the commit");
+        long inFirst = QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null, batches.wrapped().get(0L)));
+        assertEquals(remembered, inFirst);
+        batches.flushCache();
+        assertEquals(1, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null, batches.wrapped().get(1L))));
+        assertNotNull(ids.original("r-0", request("r-0"), NOON + remembered, plan -> null));
     }
 
     @Test

@@ -85,6 +85,25 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aSettledValueIsWrittenThroughAndTheOthersWaitForTheCommit() {
+        WriteBackStore<String, Long> negativeSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v < 0).build();
+        negativeSettled.init(new MockProcessorContext<>().getStateStoreContext(), negativeSettled);
+        KeyValueStore<String, Long> under = negativeSettled.wrapped();
+
+        negativeSettled.put("k", 1L);
+        negativeSettled.put("k", -1L);
+        negativeSettled.put("other", 2L);
+
+        assertEquals(-1L, under.get("k"), "written through, replacing what was held");
+        assertEquals(-1L, negativeSettled.get("k"));
+        assertNull(under.get("other"));
+        negativeSettled.flushCache();
+        assertEquals(-1L, under.get("k"));
+        assertEquals(2L, under.get("other"));
+    }
+
+    @Test
     void itWritesBackOnItsOwnOnceItHoldsMoreThanItsBound() {
         for (int i = 0; i <= WriteBackStore.MAX_HELD; i++) {
             store.put("k-" + i, (long) i);
