@@ -43,7 +43,7 @@ class LatencyScenarioTest {
         assertEquals(4, result.figures().get("eos-uncommitted.20000.p99Ms").value());
         assertEquals(90, result.figures().get("eos-commit1000-uncommitted.5000.p99Ms").value());
         assertEquals(90, result.figures().get("alos-linger100.5000.p99Ms").value());
-        assertEquals(12, result.figures().get("eos-committed.1000.longestCommitMs").value());
+        assertEquals(12, result.figures().get("eos-committed.1000.longestCommitPerTaskMs").value());
     }
 
     @Test
