@@ -6,8 +6,6 @@ import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.Plan;
 import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
@@ -31,10 +29,9 @@ import org.slf4j.LoggerFactory;
  * <p>Nearly every request id is new and none coalesces, so ids are not a store record each: they are
  * looked up in memory and written in batches ({@link RequestIdBatch}), one changelog record per task
  * and commit, into a RocksDB store that writes back at commit ({@link WriteBackStore}), so the
- * batches' bytes stay off the heap and only the lookup map is on it; a full batch is written at once,
- * and one whose ids have all left the window is deleted. When the task starts, the ids are read back
- * from the batches.
- * Commands are rare and stay in a window store, filed by the broker's record timestamp.
+ * batches' bytes stay off the heap and only the lookup index ({@link RequestIdIndex}) is on it; a full
+ * batch is written at once, and one whose ids have all left the window is deleted. When the task
+ * starts, the ids are read back from the batches. Commands are rare and stay in a window store, filed by the broker's record timestamp.
  */
 final class RequestIds {
 
@@ -47,14 +44,6 @@ final class RequestIds {
     private static final byte[] APPLIED = {};
     private static final Logger LOG = LoggerFactory.getLogger(RequestIds.class);
 
-    /** A remembered request: its decision and the record time it was decided at. */
-    private record Remembered(long time, byte[] decision) {
-    }
-
-    /** An id as it was remembered at a time, in the order of remembering. */
-    private record Held(String id, long time) {
-    }
-
     /** A batch in the store other than the open one: its number and the newest time of its ids. */
     private record Filed(long number, long newest) {
     }
@@ -62,9 +51,8 @@ final class RequestIds {
     private final KeyValueStore<Long, RequestIdBatch> batches;
     private final WindowStore<String, byte[]> commands;
     private final long windowMs;
-    private final Map<String, Remembered> remembered = new HashMap<>();
     /** Ids in the order remembered, which is their time order but for records held back upstream. */
-    private final ArrayDeque<Held> byTime = new ArrayDeque<>();
+    private final RequestIdIndex remembered = new RequestIdIndex();
     /** Batches other than the open one, in number order, to delete once their newest id leaves the window. */
     private final ArrayDeque<Filed> filed = new ArrayDeque<>();
     private RequestIdBatch open;
@@ -119,7 +107,7 @@ final class RequestIds {
      * @param plans the plans in force by id, which its headers are rebuilt from
      */
     Decision original(String id, RequestEvent request, long now, Function<String, Plan> plans) {
-        Remembered entry = windowMs == 0 ? null : remembered.get(id);
+        RequestIdIndex.Remembered entry = windowMs == 0 ? null : remembered.get(id);
         if (entry == null || Math.abs(now - entry.time()) > windowMs || entry.time() <= newest - windowMs) {
             return null;
         }
@@ -154,20 +142,15 @@ final class RequestIds {
     }
 
     private void hold(String id, long time, byte[] decision) {
-        remembered.put(id, new Remembered(time, decision));
-        byTime.add(new Held(id, time));
+        remembered.put(id, time, decision);
         newest = Math.max(newest, time);
     }
 
     /** Forgets the ids a window older than the newest, and deletes the batches that held only such ids. */
     private void forgetOutsideWindow() {
         long bound = newest - windowMs;
-        while (!byTime.isEmpty() && byTime.peekFirst().time() <= bound) {
-            Held oldest = byTime.pollFirst();
-            Remembered current = remembered.get(oldest.id());
-            if (current != null && current.time() <= bound) {
-                remembered.remove(oldest.id());
-            }
+        while (!remembered.isEmpty() && remembered.oldestTime() <= bound) {
+            remembered.forgetOldest();
         }
         while (!filed.isEmpty() && filed.peekFirst().newest() <= bound) {
             batches.delete(filed.pollFirst().number());

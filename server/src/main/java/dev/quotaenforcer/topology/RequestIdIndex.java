@@ -1,0 +1,246 @@
+package dev.quotaenforcer.topology;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The request ids a task remembers, each with its record time and encoded decision, appended to
+ * chunks of bytes in the order remembered and found through an open-addressing table of their
+ * positions. A remembered id costs its bytes plus about 24, and the garbage collector sees a few
+ * large arrays instead of five small objects per id, which it copied at every young collection
+ * while the dedup window kept them alive.
+ */
+final class RequestIdIndex {
+
+    /** The bytes of a chunk; an entry larger than this gets a chunk of its own size. */
+    static final int CHUNK_BYTES = 256 * 1024;
+    private static final int MIN_SLOTS = 1024;
+    /** An entry's fixed part: the id's length, the time and the decision's length. */
+    private static final int FIXED_BYTES = 4 + 8 + 4;
+
+    /** What is remembered of an id. */
+    record Remembered(long time, byte[] decision) {
+    }
+
+    /** A chunk of entries, written up to {@code used}. */
+    private static final class Chunk {
+        final byte[] bytes;
+        int used;
+
+        Chunk(int size) {
+            bytes = new byte[size];
+        }
+    }
+
+    /**
+     * Seeds the table's hash per instance, so ids crafted to collide (and turn each lookup into a walk
+     * over the table) cannot be computed in advance.
+     */
+    private final long seed = ThreadLocalRandom.current().nextLong();
+    /** The live chunks, oldest first; chunk i has the sequence number {@code firstSequence + i}. */
+    private final List<Chunk> chunks = new ArrayList<>();
+    private long firstSequence = 1;
+    /** Where the oldest entry starts in the first chunk. */
+    private int headOffset;
+    /** Entries in the chunks, forgotten or not: the oldest comes off first. */
+    private long entries;
+    /** Each slot is 0 or the position of the newest entry of one id: its chunk's sequence number and offset. */
+    private long[] slots = new long[MIN_SLOTS];
+    private int ids;
+
+    /** Remembers {@code id}, replacing what was remembered of it before. */
+    void put(String id, long time, byte[] decision) {
+        byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
+        long position = append(idBytes, time, decision);
+        int slot = find(idBytes);
+        if (slots[slot] == 0) {
+            slots[slot] = position;
+            ids++;
+            if (ids * 2L > slots.length) {
+                resize(slots.length * 2);
+            }
+        } else {
+            slots[slot] = position;
+        }
+    }
+
+    /** What is remembered of {@code id}, else null. */
+    Remembered get(String id) {
+        long position = slots[find(id.getBytes(StandardCharsets.UTF_8))];
+        if (position == 0) {
+            return null;
+        }
+        Chunk chunk = chunk(position);
+        int offset = offset(position);
+        int idLength = readInt(chunk.bytes, offset);
+        int at = offset + 4 + idLength;
+        long time = readLong(chunk.bytes, at);
+        int decisionLength = readInt(chunk.bytes, at + 8);
+        return new Remembered(time, Arrays.copyOfRange(chunk.bytes, at + 12, at + 12 + decisionLength));
+    }
+
+    /** The number of ids remembered. */
+    int size() {
+        return ids;
+    }
+
+    boolean isEmpty() {
+        return entries == 0;
+    }
+
+    /** The time of the oldest entry; only when not {@link #isEmpty()}. */
+    long oldestTime() {
+        byte[] bytes = chunks.get(0).bytes;
+        return readLong(bytes, headOffset + 4 + readInt(bytes, headOffset));
+    }
+
+    /** Forgets the oldest entry: its id too, unless the id was remembered again since. */
+    void forgetOldest() {
+        Chunk first = chunks.get(0);
+        int idLength = readInt(first.bytes, headOffset);
+        int slot = find(first.bytes, headOffset + 4, idLength);
+        if (slots[slot] == position(firstSequence, headOffset)) {
+            remove(slot);
+            ids--;
+            if (ids * 8L < slots.length && slots.length > MIN_SLOTS) {
+                resize(slots.length / 2);
+            }
+        }
+        headOffset += FIXED_BYTES + idLength + readInt(first.bytes, headOffset + 4 + idLength + 8);
+        entries--;
+        if (headOffset == first.used && chunks.size() > 1) {
+            chunks.remove(0);
+            firstSequence++;
+            headOffset = 0;
+        } else if (entries == 0) {
+            // Nothing is left: the chunk is written again from its start.
+            first.used = 0;
+            headOffset = 0;
+        }
+    }
+
+    private long append(byte[] id, long time, byte[] decision) {
+        int length = FIXED_BYTES + id.length + decision.length;
+        Chunk last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
+        if (last == null || last.bytes.length - last.used < length) {
+            last = new Chunk(Math.max(CHUNK_BYTES, length));
+            chunks.add(last);
+        }
+        int offset = last.used;
+        byte[] bytes = last.bytes;
+        writeInt(bytes, offset, id.length);
+        System.arraycopy(id, 0, bytes, offset + 4, id.length);
+        writeLong(bytes, offset + 4 + id.length, time);
+        writeInt(bytes, offset + 12 + id.length, decision.length);
+        System.arraycopy(decision, 0, bytes, offset + FIXED_BYTES + id.length, decision.length);
+        last.used += length;
+        entries++;
+        return position(firstSequence + chunks.size() - 1, offset);
+    }
+
+    /** The slot holding {@code id}, or the empty slot where it would go. */
+    private int find(byte[] id) {
+        return find(id, 0, id.length);
+    }
+
+    private int find(byte[] id, int from, int length) {
+        int mask = slots.length - 1;
+        for (int slot = hash(id, from, length) & mask; ; slot = (slot + 1) & mask) {
+            long position = slots[slot];
+            if (position == 0 || holds(position, id, from, length)) {
+                return slot;
+            }
+        }
+    }
+
+    private boolean holds(long position, byte[] id, int from, int length) {
+        Chunk chunk = chunk(position);
+        int offset = offset(position);
+        return readInt(chunk.bytes, offset) == length
+                && Arrays.equals(chunk.bytes, offset + 4, offset + 4 + length, id, from, from + length);
+    }
+
+    /** Empties a slot, moving later entries of its run back so that every lookup still reaches them. */
+    private void remove(int emptied) {
+        int mask = slots.length - 1;
+        int hole = emptied;
+        for (int slot = (hole + 1) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
+            int home = homeSlot(slots[slot]);
+            // The entry may move to the hole unless its home lies cyclically after the hole, up to its slot.
+            boolean homeAfterHole = hole <= slot ? home > hole && home <= slot : home > hole || home <= slot;
+            if (!homeAfterHole) {
+                slots[hole] = slots[slot];
+                hole = slot;
+            }
+        }
+        slots[hole] = 0;
+    }
+
+    private void resize(int size) {
+        long[] old = slots;
+        slots = new long[size];
+        int mask = size - 1;
+        for (long position : old) {
+            if (position != 0) {
+                int slot = homeSlot(position);
+                while (slots[slot] != 0) {
+                    slot = (slot + 1) & mask;
+                }
+                slots[slot] = position;
+            }
+        }
+    }
+
+    private int homeSlot(long position) {
+        Chunk chunk = chunk(position);
+        int offset = offset(position);
+        return hash(chunk.bytes, offset + 4, readInt(chunk.bytes, offset)) & (slots.length - 1);
+    }
+
+    private int hash(byte[] bytes, int from, int length) {
+        long h = seed;
+        for (int i = from; i < from + length; i++) {
+            h = (h ^ bytes[i]) * 0x100000001b3L;
+        }
+        h ^= h >>> 33;
+        h *= 0xff51afd7ed558ccdL;
+        h ^= h >>> 33;
+        return (int) h;
+    }
+
+    private Chunk chunk(long position) {
+        return chunks.get((int) ((position >>> 32) - firstSequence));
+    }
+
+    private static int offset(long position) {
+        return (int) position;
+    }
+
+    /** Never 0: sequence numbers start at 1. */
+    private static long position(long sequence, int offset) {
+        return sequence << 32 | offset;
+    }
+
+    private static int readInt(byte[] bytes, int at) {
+        return (bytes[at] & 0xff) << 24 | (bytes[at + 1] & 0xff) << 16 | (bytes[at + 2] & 0xff) << 8 | bytes[at + 3] & 0xff;
+    }
+
+    private static long readLong(byte[] bytes, int at) {
+        return (long) readInt(bytes, at) << 32 | readInt(bytes, at + 4) & 0xffffffffL;
+    }
+
+    private static void writeInt(byte[] bytes, int at, int value) {
+        bytes[at] = (byte) (value >>> 24);
+        bytes[at + 1] = (byte) (value >>> 16);
+        bytes[at + 2] = (byte) (value >>> 8);
+        bytes[at + 3] = (byte) value;
+    }
+
+    private static void writeLong(byte[] bytes, int at, long value) {
+        writeInt(bytes, at, (int) (value >>> 32));
+        writeInt(bytes, at + 4, (int) value);
+    }
+}

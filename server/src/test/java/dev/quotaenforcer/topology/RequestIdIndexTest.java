@@ -1,0 +1,106 @@
+package dev.quotaenforcer.topology;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The compact index of remembered request ids, against a map and a queue doing the same by the book. */
+class RequestIdIndexTest {
+
+    final RequestIdIndex index = new RequestIdIndex();
+
+    @Test
+    void anIdIsFoundWithItsTimeAndDecisionAndAnotherIsNot() {
+        index.put("5:key-1r-1", 100, new byte[] {1, 2, 3});
+
+        RequestIdIndex.Remembered found = index.get("5:key-1r-1");
+        assertNotNull(found);
+        assertEquals(100, found.time());
+        assertArrayEquals(new byte[] {1, 2, 3}, found.decision());
+        assertNull(index.get("5:key-1r-2"));
+        assertNull(index.get("5:key-1r-"), "a prefix of a remembered id is another id");
+    }
+
+    @Test
+    void rememberingAnIdAgainReplacesItAndForgettingTheOlderEntryKeepsTheNewer() {
+        index.put("a", 1, new byte[] {1});
+        index.put("a", 2, new byte[] {2});
+        assertEquals(1, index.size());
+
+        index.forgetOldest();
+
+        assertEquals(2, index.get("a").time());
+        assertEquals(2, index.oldestTime());
+        index.forgetOldest();
+        assertNull(index.get("a"));
+        assertTrue(index.isEmpty());
+    }
+
+    @Test
+    void idsOfAnyCharactersAndAnEntryLargerThanAChunkAreKept() {
+        String unicode = "ключ-🔑-" + "x".repeat(200);
+        byte[] large = new byte[RequestIdIndex.CHUNK_BYTES + 10];
+        large[large.length - 1] = 7;
+        index.put(unicode, 1, new byte[0]);
+        index.put("large", 2, large);
+        index.put("after", 3, new byte[] {9});
+
+        assertEquals(1, index.get(unicode).time());
+        assertArrayEquals(large, index.get("large").decision());
+        index.forgetOldest();
+        index.forgetOldest();
+        assertArrayEquals(new byte[] {9}, index.get("after").decision());
+    }
+
+    @Test
+    void behavesAsAMapAndAQueueThroughGrowthShrinkingAndChunksLeaving() {
+        SplittableRandom random = new SplittableRandom(42);
+        Map<String, Long> oracle = new HashMap<>();
+        ArrayDeque<Map.Entry<String, Long>> order = new ArrayDeque<>();
+        long time = 0;
+        for (int step = 0; step < 400_000; step++) {
+            // Phases of mostly adding and mostly forgetting, so the table grows and shrinks again.
+            boolean adding = (step / 50_000) % 2 == 0 ? random.nextInt(10) < 8 : random.nextInt(10) < 2;
+            if (adding || order.isEmpty()) {
+                String id = "id-" + random.nextInt(60_000);
+                time++;
+                index.put(id, time, Long.toString(time).getBytes());
+                oracle.put(id, time);
+                order.add(Map.entry(id, time));
+            } else {
+                Map.Entry<String, Long> oldest = order.poll();
+                assertEquals(oldest.getValue(), index.oldestTime());
+                index.forgetOldest();
+                if (oracle.get(oldest.getKey()).equals(oldest.getValue())) {
+                    oracle.remove(oldest.getKey());
+                }
+            }
+            if (step % 997 == 0) {
+                assertEquals(oracle.size(), index.size());
+                for (int probe = 0; probe < 50; probe++) {
+                    String id = "id-" + random.nextInt(60_000);
+                    Long expected = oracle.get(id);
+                    RequestIdIndex.Remembered found = index.get(id);
+                    assertEquals(expected, found == null ? null : found.time(), id);
+                    if (found != null) {
+                        assertEquals(Long.toString(expected), new String(found.decision()));
+                    }
+                }
+            }
+        }
+        while (!order.isEmpty()) {
+            order.poll();
+            index.forgetOldest();
+        }
+        assertTrue(index.isEmpty());
+        assertEquals(0, index.size());
+    }
+}
