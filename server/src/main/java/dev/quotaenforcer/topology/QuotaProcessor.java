@@ -184,7 +184,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     /** Answers a request: a retry with its original decision, any other with a decision at its time or the lateness bound. */
     private void answer(Record<String, KeyInput> record, RequestEvent request) {
         clock = Math.max(clock, record.timestamp());
-        String id = RequestIds.id(request.apiKey(), request.requestId());
+        byte[] id = RequestIds.requestKey(request.apiKey(), request.requestId());
         Decision original = requestIds.original(id, request, record.timestamp(), this::plan);
         if (original != null) {
             // A retry: the gateway gets the answer it may have missed, and nothing is counted twice.

@@ -54,11 +54,11 @@ final class RequestIdBatch {
         return newest;
     }
 
-    void add(String id, long time, byte[] decision) {
+    /** Appends an id, given as its UTF-8 bytes. */
+    void add(byte[] idBytes, long time, byte[] decision) {
         if (sealed()) {
             throw new IllegalStateException("a sealed batch takes no more ids");
         }
-        byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
         ensure(8 + idBytes.length + 8 + decision.length);
         ByteBuffer out = ByteBuffer.wrap(bytes, size, bytes.length - size);
         out.putInt(idBytes.length).put(idBytes).putLong(time).putInt(decision.length).put(decision);

@@ -1,6 +1,5 @@
 package dev.quotaenforcer.topology;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -45,17 +44,14 @@ final class RequestIdIndex {
     private long firstSequence = 1;
     /** Where the oldest entry starts in the first chunk. */
     private int headOffset;
-    /** Entries in the chunks, forgotten or not: the oldest comes off first. */
-    private long entries;
     /** Each slot is 0 or the position of the newest entry of one id: its chunk's sequence number and offset. */
     private long[] slots = new long[MIN_SLOTS];
     private int ids;
 
-    /** Remembers {@code id}, replacing what was remembered of it before. */
-    void put(String id, long time, byte[] decision) {
-        byte[] idBytes = id.getBytes(StandardCharsets.UTF_8);
-        long position = append(idBytes, time, decision);
-        int slot = find(idBytes);
+    /** Remembers {@code id} (its UTF-8 bytes), replacing what was remembered of it before. */
+    void put(byte[] id, long time, byte[] decision) {
+        long position = append(id, time, decision);
+        int slot = find(id);
         if (slots[slot] == 0) {
             slots[slot] = position;
             ids++;
@@ -67,9 +63,9 @@ final class RequestIdIndex {
         }
     }
 
-    /** What is remembered of {@code id}, else null. */
-    Remembered get(String id) {
-        long position = slots[find(id.getBytes(StandardCharsets.UTF_8))];
+    /** What is remembered of {@code id} (its UTF-8 bytes), else null. */
+    Remembered get(byte[] id) {
+        long position = slots[find(id)];
         if (position == 0) {
             return null;
         }
@@ -88,7 +84,7 @@ final class RequestIdIndex {
     }
 
     boolean isEmpty() {
-        return entries == 0;
+        return chunks.isEmpty() || chunks.size() == 1 && headOffset == chunks.get(0).used;
     }
 
     /** The time of the oldest entry; only when not {@link #isEmpty()}. */
@@ -110,14 +106,14 @@ final class RequestIdIndex {
             }
         }
         headOffset += FIXED_BYTES + idLength + readInt(first.bytes, headOffset + 4 + idLength + 8);
-        entries--;
-        if (headOffset == first.used && chunks.size() > 1) {
-            chunks.remove(0);
-            firstSequence++;
-            headOffset = 0;
-        } else if (entries == 0) {
-            // Nothing is left: the chunk is written again from its start.
-            first.used = 0;
+        if (headOffset == first.used) {
+            if (chunks.size() > 1) {
+                chunks.remove(0);
+                firstSequence++;
+            } else {
+                // Nothing is left: the chunk is written again from its start.
+                first.used = 0;
+            }
             headOffset = 0;
         }
     }
@@ -137,7 +133,6 @@ final class RequestIdIndex {
         writeInt(bytes, offset + 12 + id.length, decision.length);
         System.arraycopy(decision, 0, bytes, offset + FIXED_BYTES + id.length, decision.length);
         last.used += length;
-        entries++;
         return position(firstSequence + chunks.size() - 1, offset);
     }
 

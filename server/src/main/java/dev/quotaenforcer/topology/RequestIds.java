@@ -4,6 +4,7 @@ import dev.quotaenforcer.engine.DecisionCodec;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.Plan;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Set;
@@ -31,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * and commit, into a RocksDB store that writes back at commit ({@link WriteBackStore}), so the
  * batches' bytes stay off the heap and only the lookup index ({@link RequestIdIndex}) is on it; a full
  * batch is written at once, and one whose ids have all left the window is deleted. When the task
- * starts, the ids are read back from the batches. Commands are rare and stay in a window store, filed by the broker's record timestamp.
+ * starts, the ids are read back from the batches. Commands are rare and stay in a window store,
+ * filed by the broker's record timestamp.
  */
 final class RequestIds {
 
@@ -76,7 +78,7 @@ final class RequestIds {
                 long[] batchNewest = {Long.MIN_VALUE};
                 try {
                     batch.value.forEach((id, time, decision) -> {
-                        hold(id, time, decision);
+                        hold(id.getBytes(StandardCharsets.UTF_8), time, decision);
                         batchNewest[0] = Math.max(batchNewest[0], time);
                     });
                 } catch (IllegalArgumentException e) {
@@ -103,10 +105,10 @@ final class RequestIds {
     /**
      * The decision of the request with this id decided within the window before {@code now}, else null.
      *
-     * @param id    the request's {@link #id}
+     * @param id    the request's {@link #requestKey}
      * @param plans the plans in force by id, which its headers are rebuilt from
      */
-    Decision original(String id, RequestEvent request, long now, Function<String, Plan> plans) {
+    Decision original(byte[] id, RequestEvent request, long now, Function<String, Plan> plans) {
         RequestIdIndex.Remembered entry = windowMs == 0 ? null : remembered.get(id);
         if (entry == null || Math.abs(now - entry.time()) > windowMs || entry.time() <= newest - windowMs) {
             return null;
@@ -118,7 +120,7 @@ final class RequestIds {
      * Remembers a request's decision, made at record time {@code now}; one already a window older than
      * the newest remembered (a record held back upstream) is not, as its window has passed.
      */
-    void remember(String id, Decision decision, long now) {
+    void remember(byte[] id, Decision decision, long now) {
         if (windowMs == 0 || now <= Math.max(newest, now) - windowMs) {
             return;
         }
@@ -141,7 +143,7 @@ final class RequestIds {
         forgetOutsideWindow();
     }
 
-    private void hold(String id, long time, byte[] decision) {
+    private void hold(byte[] id, long time, byte[] decision) {
         remembered.put(id, time, decision);
         newest = Math.max(newest, time);
     }
@@ -168,6 +170,11 @@ final class RequestIds {
 
     void rememberCommand(String apiKey, String commandId, long now) {
         commands.put(id(apiKey, commandId), APPLIED, now);
+    }
+
+    /** A request's key in the index and its batches: the UTF-8 bytes of its {@link #id}, made once per request. */
+    static byte[] requestKey(String apiKey, String requestId) {
+        return id(apiKey, requestId).getBytes(StandardCharsets.UTF_8);
     }
 
     /**

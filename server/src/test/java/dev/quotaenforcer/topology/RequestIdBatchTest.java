@@ -20,8 +20,8 @@ class RequestIdBatchTest {
     @Test
     void theIdsTimesAndDecisionsWrittenAreReadBackInOrder() {
         RequestIdBatch batch = new RequestIdBatch();
-        batch.add("3:k-1r-1", 1_000, new byte[] {1, 2, 3});
-        batch.add("3:k-1ré-\"2\"", 2_000, new byte[0]);
+        batch.add(utf8("3:k-1r-1"), 1_000, new byte[] {1, 2, 3});
+        batch.add(utf8("3:k-1ré-\"2\""), 2_000, new byte[0]);
 
         List<Entry> read = entries(roundTrip(batch));
 
@@ -37,14 +37,14 @@ class RequestIdBatchTest {
     @Test
     void writingABatchSealsItSoLaterIdsGoIntoTheNext() {
         RequestIdBatch batch = new RequestIdBatch();
-        batch.add("a", 1, new byte[0]);
+        batch.add(utf8("a"), 1, new byte[0]);
         assertFalse(batch.sealed());
 
         RequestIdBatch read = roundTrip(batch);
 
         assertTrue(batch.sealed());
         assertTrue(read.sealed());
-        assertThrows(IllegalStateException.class, () -> batch.add("b", 2, new byte[0]));
+        assertThrows(IllegalStateException.class, () -> batch.add(utf8("b"), 2, new byte[0]));
     }
 
     @Test
@@ -53,7 +53,7 @@ class RequestIdBatchTest {
         byte[] decision = new byte[40];
         int ids = 0;
         while (!batch.sealed()) {
-            batch.add("256:" + "k".repeat(256) + "r-" + ids++, ids, decision);
+            batch.add(utf8("256:" + "k".repeat(256) + "r-" + ids++), ids, decision);
         }
 
         byte[] written = RequestIdBatch.SERDE.serializer().serialize("t", batch);
@@ -80,5 +80,9 @@ class RequestIdBatchTest {
         List<Entry> entries = new ArrayList<>();
         batch.forEach((id, time, decision) -> entries.add(new Entry(id, time, decision)));
         return entries;
+    }
+
+    private static byte[] utf8(String id) {
+        return id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

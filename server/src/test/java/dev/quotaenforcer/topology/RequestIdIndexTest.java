@@ -19,28 +19,28 @@ class RequestIdIndexTest {
 
     @Test
     void anIdIsFoundWithItsTimeAndDecisionAndAnotherIsNot() {
-        index.put("5:key-1r-1", 100, new byte[] {1, 2, 3});
+        index.put(key("5:key-1r-1"), 100, new byte[] {1, 2, 3});
 
-        RequestIdIndex.Remembered found = index.get("5:key-1r-1");
+        RequestIdIndex.Remembered found = index.get(key("5:key-1r-1"));
         assertNotNull(found);
         assertEquals(100, found.time());
         assertArrayEquals(new byte[] {1, 2, 3}, found.decision());
-        assertNull(index.get("5:key-1r-2"));
-        assertNull(index.get("5:key-1r-"), "a prefix of a remembered id is another id");
+        assertNull(index.get(key("5:key-1r-2")));
+        assertNull(index.get(key("5:key-1r-")), "a prefix of a remembered id is another id");
     }
 
     @Test
     void rememberingAnIdAgainReplacesItAndForgettingTheOlderEntryKeepsTheNewer() {
-        index.put("a", 1, new byte[] {1});
-        index.put("a", 2, new byte[] {2});
+        index.put(key("a"), 1, new byte[] {1});
+        index.put(key("a"), 2, new byte[] {2});
         assertEquals(1, index.size());
 
         index.forgetOldest();
 
-        assertEquals(2, index.get("a").time());
+        assertEquals(2, index.get(key("a")).time());
         assertEquals(2, index.oldestTime());
         index.forgetOldest();
-        assertNull(index.get("a"));
+        assertNull(index.get(key("a")));
         assertTrue(index.isEmpty());
     }
 
@@ -49,15 +49,15 @@ class RequestIdIndexTest {
         String unicode = "ключ-🔑-" + "x".repeat(200);
         byte[] large = new byte[RequestIdIndex.CHUNK_BYTES + 10];
         large[large.length - 1] = 7;
-        index.put(unicode, 1, new byte[0]);
-        index.put("large", 2, large);
-        index.put("after", 3, new byte[] {9});
+        index.put(key(unicode), 1, new byte[0]);
+        index.put(key("large"), 2, large);
+        index.put(key("after"), 3, new byte[] {9});
 
-        assertEquals(1, index.get(unicode).time());
-        assertArrayEquals(large, index.get("large").decision());
+        assertEquals(1, index.get(key(unicode)).time());
+        assertArrayEquals(large, index.get(key("large")).decision());
         index.forgetOldest();
         index.forgetOldest();
-        assertArrayEquals(new byte[] {9}, index.get("after").decision());
+        assertArrayEquals(new byte[] {9}, index.get(key("after")).decision());
     }
 
     @Test
@@ -72,7 +72,7 @@ class RequestIdIndexTest {
             if (adding || order.isEmpty()) {
                 String id = "id-" + random.nextInt(60_000);
                 time++;
-                index.put(id, time, Long.toString(time).getBytes());
+                index.put(key(id), time, Long.toString(time).getBytes());
                 oracle.put(id, time);
                 order.add(Map.entry(id, time));
             } else {
@@ -88,7 +88,7 @@ class RequestIdIndexTest {
                 for (int probe = 0; probe < 50; probe++) {
                     String id = "id-" + random.nextInt(60_000);
                     Long expected = oracle.get(id);
-                    RequestIdIndex.Remembered found = index.get(id);
+                    RequestIdIndex.Remembered found = index.get(key(id));
                     assertEquals(expected, found == null ? null : found.time(), id);
                     if (found != null) {
                         assertEquals(Long.toString(expected), new String(found.decision()));
@@ -102,5 +102,9 @@ class RequestIdIndexTest {
         }
         assertTrue(index.isEmpty());
         assertEquals(0, index.size());
+    }
+
+    private static byte[] key(String id) {
+        return id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }

@@ -43,11 +43,11 @@ class RequestIdsTest {
     void theIdsRememberedBetweenTwoCommitsGoIntoOneBatch() {
         RequestIds ids = new RequestIds(batches, commands, WINDOW);
         for (int i = 0; i < 100; i++) {
-            ids.remember("r-" + i, allowed("r-" + i), NOON + i);
+            ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
         }
         batches.flushCache();
         for (int i = 100; i < 150; i++) {
-            ids.remember("r-" + i, allowed("r-" + i), NOON + i);
+            ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
         }
         batches.flushCache();
 
@@ -61,33 +61,33 @@ class RequestIdsTest {
         RequestIds ids = new RequestIds(batches, commands, WINDOW);
         int remembered = 0;
         while (batches.wrapped().get(0L) == null) {
-            ids.remember("r-" + remembered, allowed("r-" + remembered), NOON + remembered);
+            ids.remember(key("r-" + remembered), allowed("r-" + remembered), NOON + remembered);
             remembered++;
         }
-        ids.remember("r-" + remembered, allowed("r-" + remembered), NOON + remembered);
+        ids.remember(key("r-" + remembered), allowed("r-" + remembered), NOON + remembered);
 
         assertNull(batches.wrapped().get(1L), "the next batch waits for the commit");
         long inFirst = QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null, batches.wrapped().get(0L)));
         assertEquals(remembered, inFirst);
         batches.flushCache();
         assertEquals(1, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null, batches.wrapped().get(1L))));
-        assertNotNull(ids.original("r-0", request("r-0"), NOON + remembered, plan -> null));
+        assertNotNull(ids.original(key("r-0"), request("r-0"), NOON + remembered, plan -> null));
     }
 
     @Test
     void idsRememberedBeforeARestartAreReadBackFromTheBatches() {
         RequestIds before = new RequestIds(batches, commands, WINDOW);
-        before.remember("r-1", allowed("r-1"), NOON);
-        before.remember("r-2", allowed("r-2"), NOON + 10);
+        before.remember(key("r-1"), allowed("r-1"), NOON);
+        before.remember(key("r-2"), allowed("r-2"), NOON + 10);
         batches.flushCache();
 
         RequestIds after = new RequestIds(batches, commands, WINDOW);
 
-        Decision original = after.original("r-1", request("r-1"), NOON + 1_000, plan -> null);
+        Decision original = after.original(key("r-1"), request("r-1"), NOON + 1_000, plan -> null);
         assertNotNull(original);
         assertEquals("r-1", original.requestId());
-        assertNull(after.original("r-3", request("r-3"), NOON + 1_000, plan -> null));
-        after.remember("r-3", allowed("r-3"), NOON + 20);
+        assertNull(after.original(key("r-3"), request("r-3"), NOON + 1_000, plan -> null));
+        after.remember(key("r-3"), allowed("r-3"), NOON + 20);
         batches.flushCache();
         assertEquals(2, batches.wrapped().approximateNumEntries(), "a batch read back takes no more ids");
     }
@@ -95,17 +95,17 @@ class RequestIdsTest {
     @Test
     void anIdIsForgottenAndItsBatchDeletedOnceAWindowHasPassed() {
         RequestIds ids = new RequestIds(batches, commands, WINDOW);
-        ids.remember("r-old", allowed("r-old"), NOON);
+        ids.remember(key("r-old"), allowed("r-old"), NOON);
         batches.flushCache();
-        ids.remember("r-new", allowed("r-new"), NOON + WINDOW - 1);
+        ids.remember(key("r-new"), allowed("r-new"), NOON + WINDOW - 1);
         batches.flushCache();
-        assertNotNull(ids.original("r-old", request("r-old"), NOON + WINDOW - 1, plan -> null));
+        assertNotNull(ids.original(key("r-old"), request("r-old"), NOON + WINDOW - 1, plan -> null));
 
-        ids.remember("r-newer", allowed("r-newer"), NOON + WINDOW + 1);
+        ids.remember(key("r-newer"), allowed("r-newer"), NOON + WINDOW + 1);
         batches.flushCache();
 
-        assertNull(ids.original("r-old", request("r-old"), NOON + WINDOW + 1, plan -> null));
-        assertNotNull(ids.original("r-new", request("r-new"), NOON + WINDOW + 1, plan -> null));
+        assertNull(ids.original(key("r-old"), request("r-old"), NOON + WINDOW + 1, plan -> null));
+        assertNotNull(ids.original(key("r-new"), request("r-new"), NOON + WINDOW + 1, plan -> null));
         assertNull(batches.wrapped().get(0L), "the batch of r-old alone is deleted");
         assertEquals(2, batches.wrapped().approximateNumEntries());
     }
@@ -113,14 +113,14 @@ class RequestIdsTest {
     @Test
     void anUnreadableBatchInTheStoreCostsItsOwnIdsOnly() {
         RequestIds before = new RequestIds(batches, commands, WINDOW);
-        before.remember("r-1", allowed("r-1"), NOON);
+        before.remember(key("r-1"), allowed("r-1"), NOON);
         batches.flushCache();
         batches.wrapped().put(7L, RequestIdBatch.SERDE.deserializer().deserialize(null, new byte[] {0, 0, 0, 99, 'x'}));
 
         RequestIds after = new RequestIds(batches, commands, WINDOW);
 
-        assertNotNull(after.original("r-1", request("r-1"), NOON + 1, plan -> null));
-        after.remember("r-2", allowed("r-2"), NOON + 2);
+        assertNotNull(after.original(key("r-1"), request("r-1"), NOON + 1, plan -> null));
+        after.remember(key("r-2"), allowed("r-2"), NOON + 2);
         batches.flushCache();
         assertNotNull(batches.wrapped().get(8L), "new ids go into a batch numbered after every stored one");
     }
@@ -132,5 +132,9 @@ class RequestIdsTest {
 
     private static RequestEvent request(String requestId) {
         return new RequestEvent(requestId, "k-1", 1, NOON, null);
+    }
+
+    private static byte[] key(String id) {
+        return id.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 }
