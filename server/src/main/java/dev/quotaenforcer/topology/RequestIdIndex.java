@@ -1,5 +1,8 @@
 package dev.quotaenforcer.topology;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,9 +11,9 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * The request ids a task remembers, each with its record time and encoded decision, appended to
  * chunks of bytes in the order remembered and found through an open-addressing table of their
- * positions. A remembered id costs its UTF-8 bytes and its decision's, 16 bytes more in its chunk and
- * 16 to 32 of table, and the garbage collector sees a few large arrays instead of five small objects
- * per id, which it copied at every young collection while the dedup window kept them alive.
+ * positions and hashes. A remembered id costs its UTF-8 bytes and its decision's, 16 bytes more in its
+ * chunk and 24 to 48 of table, and the garbage collector sees a few large arrays instead of five small
+ * objects per id, which it copied at every young collection while the dedup window kept them alive.
  */
 final class RequestIdIndex {
 
@@ -19,6 +22,9 @@ final class RequestIdIndex {
     private static final int MIN_SLOTS = 1024;
     /** An entry's fixed part: the id's length, the time and the decision's length. */
     private static final int FIXED_BYTES = 4 + 8 + 4;
+    /** 2^64 over the golden ratio: keeps a zero state from zeroing the product. */
+    private static final long GOLDEN = 0x9e3779b97f4a7c15L;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** What is remembered of an id. */
     record Remembered(long time, byte[] decision) {
@@ -35,10 +41,12 @@ final class RequestIdIndex {
     }
 
     /**
-     * Seeds the table's hash per instance, so ids crafted to collide (and turn each lookup into a walk
-     * over the table) cannot be computed in advance.
+     * Key the table's hash per instance, so ids crafted to collide (and turn each lookup into a walk
+     * over the table) cannot be computed in advance: each word of an id is mixed with a key before it
+     * is multiplied.
      */
     private final long seed = ThreadLocalRandom.current().nextLong();
+    private final long wordKey = ThreadLocalRandom.current().nextLong();
     /** The live chunks, oldest first; chunk i has the sequence number {@code firstSequence + i}. */
     private final List<Chunk> chunks = new ArrayList<>();
     private long firstSequence = 1;
@@ -46,14 +54,21 @@ final class RequestIdIndex {
     private int headOffset;
     /** Each slot is 0 or the position of the newest entry of one id: its chunk's sequence number and offset. */
     private long[] slots = new long[MIN_SLOTS];
+    /**
+     * The hash of the id in the slot beside: a probe compares it before it reads the id from its chunk
+     * (a cache miss), and a resize or removal finds an entry's home slot without hashing its id again.
+     */
+    private int[] hashes = new int[MIN_SLOTS];
     private int ids;
 
     /** Remembers {@code id} (its UTF-8 bytes), replacing what was remembered of it before. */
     void put(byte[] id, long time, byte[] decision) {
         long position = append(id, time, decision);
-        int slot = find(id);
+        int hash = hash(id, 0, id.length);
+        int slot = find(hash, id, 0, id.length);
         if (slots[slot] == 0) {
             slots[slot] = position;
+            hashes[slot] = hash;
             ids++;
             if (ids * 2L > slots.length) {
                 resize(slots.length * 2);
@@ -65,7 +80,7 @@ final class RequestIdIndex {
 
     /** What is remembered of {@code id} (its UTF-8 bytes), else null. */
     Remembered get(byte[] id) {
-        long position = slots[find(id)];
+        long position = slots[find(hash(id, 0, id.length), id, 0, id.length)];
         if (position == 0) {
             return null;
         }
@@ -97,7 +112,7 @@ final class RequestIdIndex {
     void forgetOldest() {
         Chunk first = chunks.get(0);
         int idLength = readInt(first.bytes, headOffset);
-        int slot = find(first.bytes, headOffset + 4, idLength);
+        int slot = find(hash(first.bytes, headOffset + 4, idLength), first.bytes, headOffset + 4, idLength);
         if (slots[slot] == position(firstSequence, headOffset)) {
             remove(slot);
             ids--;
@@ -136,16 +151,12 @@ final class RequestIdIndex {
         return position(firstSequence + chunks.size() - 1, offset);
     }
 
-    /** The slot holding {@code id}, or the empty slot where it would go. */
-    private int find(byte[] id) {
-        return find(id, 0, id.length);
-    }
-
-    private int find(byte[] id, int from, int length) {
+    /** The slot holding the id in {@code id[from, from + length)}, or the empty slot where it would go. */
+    private int find(int hash, byte[] id, int from, int length) {
         int mask = slots.length - 1;
-        for (int slot = hash(id, from, length) & mask; ; slot = (slot + 1) & mask) {
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
             long position = slots[slot];
-            if (position == 0 || holds(position, id, from, length)) {
+            if (position == 0 || hashes[slot] == hash && holds(position, id, from, length)) {
                 return slot;
             }
         }
@@ -163,11 +174,12 @@ final class RequestIdIndex {
         int mask = slots.length - 1;
         int hole = emptied;
         for (int slot = (hole + 1) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
-            int home = homeSlot(slots[slot]);
+            int home = hashes[slot] & mask;
             // The entry may move to the hole unless its home lies cyclically after the hole, up to its slot.
             boolean homeAfterHole = hole <= slot ? home > hole && home <= slot : home > hole || home <= slot;
             if (!homeAfterHole) {
                 slots[hole] = slots[slot];
+                hashes[hole] = hashes[slot];
                 hole = slot;
             }
         }
@@ -175,35 +187,41 @@ final class RequestIdIndex {
     }
 
     private void resize(int size) {
-        long[] old = slots;
+        long[] oldSlots = slots;
+        int[] oldHashes = hashes;
         slots = new long[size];
+        hashes = new int[size];
         int mask = size - 1;
-        for (long position : old) {
-            if (position != 0) {
-                int slot = homeSlot(position);
+        for (int i = 0; i < oldSlots.length; i++) {
+            if (oldSlots[i] != 0) {
+                int slot = oldHashes[i] & mask;
                 while (slots[slot] != 0) {
                     slot = (slot + 1) & mask;
                 }
-                slots[slot] = position;
+                slots[slot] = oldSlots[i];
+                hashes[slot] = oldHashes[i];
             }
         }
     }
 
-    private int homeSlot(long position) {
-        Chunk chunk = chunk(position);
-        int offset = offset(position);
-        return hash(chunk.bytes, offset + 4, readInt(chunk.bytes, offset)) & (slots.length - 1);
+    /** Eight bytes at a time: each word, mixed with the key, is multiplied into the state to 128 bits and folded. */
+    private int hash(byte[] bytes, int from, int length) {
+        long h = seed ^ length;
+        int at = from;
+        int end = from + length;
+        for (; at + Long.BYTES <= end; at += Long.BYTES) {
+            h = fold((long) LONGS.get(bytes, at) ^ wordKey, h ^ GOLDEN);
+        }
+        long tail = 0;
+        for (int shift = 0; at < end; at++, shift += Byte.SIZE) {
+            tail |= (bytes[at] & 0xffL) << shift;
+        }
+        h = fold(tail ^ wordKey, h ^ GOLDEN);
+        return (int) fold(h, seed ^ GOLDEN);
     }
 
-    private int hash(byte[] bytes, int from, int length) {
-        long h = seed;
-        for (int i = from; i < from + length; i++) {
-            h = (h ^ bytes[i]) * 0x100000001b3L;
-        }
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        return (int) h;
+    private static long fold(long a, long b) {
+        return a * b ^ Math.multiplyHigh(a, b);
     }
 
     private Chunk chunk(long position) {
