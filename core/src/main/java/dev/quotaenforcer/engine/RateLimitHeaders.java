@@ -19,6 +19,19 @@ import java.util.StringJoiner;
  */
 public final class RateLimitHeaders {
 
+    /** Seconds until a denied request may succeed. */
+    public static final String RETRY_AFTER = "Retry-After";
+    /** The binding policy's limit. */
+    public static final String LIMIT = "RateLimit-Limit";
+    /** What the binding policy has left. */
+    public static final String REMAINING = "RateLimit-Remaining";
+    /** Seconds until the binding policy resets. */
+    public static final String RESET = "RateLimit-Reset";
+    /** Every policy of the plan, in the IETF draft's structured form. */
+    public static final String POLICY = "RateLimit-Policy";
+    /** The binding policy's standing, in the IETF draft's structured form. */
+    public static final String RATE_LIMIT = "RateLimit";
+
     /**
      * The last plan's {@code RateLimit-Policy} value, per thread: it depends on the plan alone, a
      * deciding thread sees the same plan object for most of its decisions, and building it was the
@@ -46,16 +59,16 @@ public final class RateLimitHeaders {
                                   long resetSeconds, long retryAfterSeconds) {
         Map<String, String> headers = new LinkedHashMap<>();
         if (!allowed && retryAfterSeconds != Verdict.NEVER) {
-            headers.put("Retry-After", Long.toString(retryAfterSeconds));
+            headers.put(RETRY_AFTER, Long.toString(retryAfterSeconds));
         }
         if (reason == Reason.BLOCKED) {
             return headers;
         }
-        headers.put("RateLimit-Limit", Long.toString(limit));
-        headers.put("RateLimit-Remaining", Long.toString(remaining));
-        headers.put("RateLimit-Reset", Long.toString(resetSeconds));
-        headers.put("RateLimit-Policy", policyValue(plan));
-        headers.put("RateLimit", quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
+        headers.put(LIMIT, Long.toString(limit));
+        headers.put(REMAINING, Long.toString(remaining));
+        headers.put(RESET, Long.toString(resetSeconds));
+        headers.put(POLICY, policyValue(plan));
+        headers.put(RATE_LIMIT, quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
         return headers;
     }
 

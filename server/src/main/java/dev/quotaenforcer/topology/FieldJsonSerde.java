@@ -1,9 +1,15 @@
 package dev.quotaenforcer.topology;
 
+import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
+import dev.quotaenforcer.event.Reason;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -41,30 +47,42 @@ final class FieldJsonSerde<T> implements Serde<T> {
     private static final JsonBytes.Name DENIED_COST = JsonBytes.Name.of("deniedCost");
     private static final JsonBytes.Name QUOTA_DENIED = JsonBytes.Name.of("quotaDenied");
 
-    private final Fields<T> fields;
+    /** Each reason's text, by ordinal. */
+    private static final JsonBytes.Text[] REASONS = Arrays.stream(Reason.values())
+            .map(reason -> JsonBytes.Text.of(reason.name())).toArray(JsonBytes.Text[]::new);
+    /** The names of the headers decisions carry ({@link RateLimitHeaders}), as field names. */
+    private static final Map<String, JsonBytes.Name> HEADER_NAMES = Stream.of(RateLimitHeaders.RETRY_AFTER,
+                    RateLimitHeaders.LIMIT, RateLimitHeaders.REMAINING, RateLimitHeaders.RESET, RateLimitHeaders.POLICY,
+                    RateLimitHeaders.RATE_LIMIT)
+            .collect(Collectors.toUnmodifiableMap(name -> name, JsonBytes.Name::of));
+    private static final JsonBytes.Name POLICY_HEADER = HEADER_NAMES.get(RateLimitHeaders.POLICY);
+
+    private final Supplier<Fields<T>> fields;
     private final JsonSerde<T> reader;
 
-    private FieldJsonSerde(Class<T> type, Fields<T> fields) {
+    /** @param fields a writer per serializer: one may keep what it wrote last (see {@link Repeated}) */
+    private FieldJsonSerde(Class<T> type, Supplier<Fields<T>> fields) {
         this.fields = fields;
         this.reader = new JsonSerde<>(type);
     }
 
     static FieldJsonSerde<Decision> decisions() {
-        return new FieldJsonSerde<>(Decision.class, FieldJsonSerde::writeDecision);
+        return new FieldJsonSerde<>(Decision.class, DecisionFields::new);
     }
 
     static FieldJsonSerde<KeyUsage> keyUsage() {
-        return new FieldJsonSerde<>(KeyUsage.class, FieldJsonSerde::writeKeyUsage);
+        return new FieldJsonSerde<>(KeyUsage.class, () -> FieldJsonSerde::writeKeyUsage);
     }
 
     @Override
     public Serializer<T> serializer() {
+        Fields<T> writer = fields.get();
         return (topic, value) -> {
             if (value == null) {
                 return null;
             }
             JsonBytes json = new JsonBytes().startObject();
-            fields.write(value, json);
+            writer.write(value, json);
             return json.endObject().toByteArray();
         };
     }
@@ -74,29 +92,76 @@ final class FieldJsonSerde<T> implements Serde<T> {
         return reader.deserializer();
     }
 
-    private static void writeDecision(Decision decision, JsonBytes json) {
-        json.field(REQUEST_ID).string(decision.requestId())
-                .field(API_KEY).string(decision.apiKey())
-                .field(PLAN).string(decision.plan())
-                .field(ALLOWED).bool(decision.allowed())
-                .field(REASON).string(decision.reason() == null ? null : decision.reason().name())
-                .field(POLICY).string(decision.policy())
-                .field(LIMIT).number(decision.limit())
-                .field(REMAINING).number(decision.remaining())
-                .field(RESET_SECONDS).number(decision.resetSeconds())
-                .field(RETRY_AFTER_SECONDS).number(decision.retryAfterSeconds())
-                .field(DELAY_MS).number(decision.delayMs())
-                .field(EVENT_TIME).string(text(decision.eventTime()))
-                .field(HEADERS);
-        if (decision.headers() == null) {
-            json.nullValue();
-            return;
+    /**
+     * Writes decisions, keeping the text of the plan, the policy and the {@code RateLimit-Policy} value
+     * last written: they are the same string objects decision after decision (the plan's own), so
+     * each is escaped once rather than character by character per decision.
+     */
+    private static final class DecisionFields implements Fields<Decision> {
+        private final Repeated plan = new Repeated();
+        private final Repeated policy = new Repeated();
+        private final Repeated policyHeader = new Repeated();
+
+        @Override
+        public void write(Decision decision, JsonBytes json) {
+            json.field(REQUEST_ID).string(decision.requestId())
+                    .field(API_KEY).string(decision.apiKey());
+            plan.write(decision.plan(), json.field(PLAN));
+            json.field(ALLOWED).bool(decision.allowed()).field(REASON);
+            if (decision.reason() == null) {
+                json.nullValue();
+            } else {
+                json.string(REASONS[decision.reason().ordinal()]);
+            }
+            policy.write(decision.policy(), json.field(POLICY));
+            json.field(LIMIT).number(decision.limit())
+                    .field(REMAINING).number(decision.remaining())
+                    .field(RESET_SECONDS).number(decision.resetSeconds())
+                    .field(RETRY_AFTER_SECONDS).number(decision.retryAfterSeconds())
+                    .field(DELAY_MS).number(decision.delayMs())
+                    .field(EVENT_TIME).string(text(decision.eventTime()))
+                    .field(HEADERS);
+            if (decision.headers() == null) {
+                json.nullValue();
+                return;
+            }
+            json.startObject();
+            for (Map.Entry<String, String> header : decision.headers().entrySet()) {
+                JsonBytes.Name name = HEADER_NAMES.get(header.getKey());
+                if (name == null) {
+                    json.field(header.getKey()).string(header.getValue());
+                } else if (name == POLICY_HEADER) {
+                    policyHeader.write(header.getValue(), json.field(name));
+                } else {
+                    json.field(name).string(header.getValue());
+                }
+            }
+            json.endObject();
         }
-        json.startObject();
-        for (Map.Entry<String, String> header : decision.headers().entrySet()) {
-            json.field(header.getKey()).string(header.getValue());
+    }
+
+    /**
+     * The last string one field of a serializer wrote, with its JSON text: the same object again is
+     * appended as bytes. Immutable pairs behind a volatile field, in case threads share the serializer.
+     */
+    private static final class Repeated {
+        private record Last(String text, JsonBytes.Text json) {
         }
-        json.endObject();
+
+        private volatile Last last = new Last(null, null);
+
+        void write(String text, JsonBytes json) {
+            if (text == null) {
+                json.nullValue();
+                return;
+            }
+            Last seen = last;
+            if (seen.text() != text) {
+                seen = new Last(text, JsonBytes.Text.of(text));
+                last = seen;
+            }
+            json.string(seen.json());
+        }
     }
 
     private static void writeKeyUsage(KeyUsage usage, JsonBytes json) {

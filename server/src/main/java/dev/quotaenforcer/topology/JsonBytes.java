@@ -20,6 +20,13 @@ final class JsonBytes {
         }
     }
 
+    /** A string value with its quotes, escaped and encoded once, for text written again and again. */
+    record Text(byte[] bytes) {
+        static Text of(String text) {
+            return new Text(new JsonBytes().string(text).toByteArray());
+        }
+    }
+
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] TRUE = "true".getBytes(StandardCharsets.US_ASCII);
@@ -61,6 +68,11 @@ final class JsonBytes {
             return nullValue();
         }
         quoted(value);
+        return this;
+    }
+
+    JsonBytes string(Text value) {
+        append(value.bytes());
         return this;
     }
 
@@ -109,10 +121,23 @@ final class JsonBytes {
     }
 
     private void quoted(String text) {
+        int chars = text.length();
         // At most 6 bytes per char (an escape), and the quotes.
-        ensure(text.length() * 6 + 2);
-        bytes[length++] = '"';
-        for (int i = 0; i < text.length(); i++) {
+        ensure(chars * 6 + 2);
+        // Locals rather than fields in the loop: the common text, printable ASCII, is a copy byte by byte.
+        byte[] out = bytes;
+        int at = length;
+        out[at++] = '"';
+        int i = 0;
+        for (; i < chars; i++) {
+            char c = text.charAt(i);
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') {
+                break;
+            }
+            out[at++] = (byte) c;
+        }
+        length = at;
+        for (; i < chars; i++) {
             char c = text.charAt(i);
             if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
                 bytes[length++] = (byte) c;

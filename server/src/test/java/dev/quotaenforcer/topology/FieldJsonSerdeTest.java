@@ -3,6 +3,7 @@ package dev.quotaenforcer.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.Reason;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serializer;
 import org.junit.jupiter.api.Test;
 
 /** Records written field by field are byte for byte what the generic JSON serde writes, and read back. */
@@ -37,6 +39,36 @@ class FieldJsonSerdeTest {
                     random.nextInt(8) == 0 ? null : reasons[random.nextInt(reasons.length)], text(random),
                     number(random), number(random), random.nextInt(), -1 + random.nextInt(5), number(random),
                     instant(random), random.nextInt(8) == 0 ? null : headers));
+        }
+    }
+
+    @Test
+    void oneSerializerWritesRepeatedAndChangedPlanPolicyAndPolicyHeaderTextAsTheGenericSerdeDoes() {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
+        Random random = new Random(20261203L);
+        // Plan and policy names as the engine hands them over (the same objects, decision after decision),
+        // changed now and then, also to equal text in a new object, and null.
+        String[] names = {"pro", "free \"tier\"", new String("pro"), "clé", null};
+        String plan = names[0];
+        String policy = names[1];
+        String policyHeader = "\"per-minute\";q=100;w=60, \"hourly\";q=5000;w=3600";
+        for (int i = 0; i < 2_000; i++) {
+            if (random.nextInt(10) == 0) {
+                plan = names[random.nextInt(names.length)];
+                policy = names[random.nextInt(names.length)];
+                policyHeader = random.nextBoolean() ? new String(policyHeader) : TEXTS.get(random.nextInt(TEXTS.size()));
+            }
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put(RateLimitHeaders.RETRY_AFTER, Long.toString(random.nextInt(60)));
+            headers.put(RateLimitHeaders.POLICY, policyHeader);
+            headers.put(RateLimitHeaders.RATE_LIMIT, "\"" + policy + "\";r=" + random.nextInt(100) + ";t=3");
+            Decision decision = new Decision(text(random), text(random), plan, random.nextBoolean(),
+                    random.nextInt(8) == 0 ? null : Reason.values()[random.nextInt(Reason.values().length)], policy,
+                    number(random), number(random), random.nextInt(), 0, 0, instant(random), headers);
+
+            assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
+                    new String(serializer.serialize("t", decision), StandardCharsets.UTF_8));
         }
     }
 
