@@ -2,9 +2,11 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -12,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * A task's hourly usage, counted into its keys' entries ({@link KeyEntry}) as it decides, and what
  * of it is due at the next usage write: the figures that changed, per key, and the task's share of
- * each plan's hour that changed.
+ * each plan's hour that changed. A plan's share takes in a key's change once per write, from the
+ * figure the key had at the write before, rather than once per decision.
  *
  * <p>Counting is exact: every decision's figure is in the entry the decision writes, committed with
  * it. Writing is what the interval paces, so a busy key costs one usage record per interval instead
@@ -31,7 +34,7 @@ final class UsageLedger {
 
     private final String task;
     /** Figures counted since the last write: what the next write takes out. */
-    private final Map<KeyHour, KeyUsage> unwritten = new LinkedHashMap<>();
+    private final Map<KeyHour, Change> unwritten = new LinkedHashMap<>();
     private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
     private final Set<PlanHour> changedPlanShares = new LinkedHashSet<>();
     /** The number of the next write: every figure counted now goes out with it. */
@@ -61,7 +64,8 @@ final class UsageLedger {
             KeyUsage usage = hour.usage(apiKey);
             addToPlanShare(usage, 1);
             if (hour.write() >= nextWrite) {
-                unwritten.put(new KeyHour(apiKey, hour.hourMs()), usage);
+                // Already in its plan's share, which the first write sends in full.
+                unwritten.put(new KeyHour(apiKey, hour.hourMs()), new Change(usage, usage));
             }
         }
     }
@@ -72,11 +76,13 @@ final class UsageLedger {
         KeyEntry.Hour before = entry.hour(hourMs);
         KeyUsage beforeUsage = before == null ? null : before.usage(delta.apiKey());
         KeyUsage after = beforeUsage == null ? delta : beforeUsage.plus(delta);
-        unwritten.put(new KeyHour(delta.apiKey(), hourMs), after);
-        if (beforeUsage != null) {
-            addToPlanShare(beforeUsage, -1);
+        KeyHour keyHour = new KeyHour(delta.apiKey(), hourMs);
+        Change change = unwritten.get(keyHour);
+        if (change == null) {
+            unwritten.put(keyHour, new Change(beforeUsage, after));
+        } else {
+            change.moveTo(after);
         }
-        addToPlanShare(after, 1);
         return entry.withHour(KeyEntry.Hour.of(after, nextWrite));
     }
 
@@ -88,7 +94,21 @@ final class UsageLedger {
     boolean write(long firstOpenHour, Consumer<KeyUsage> keys, Consumer<PlanUsagePart> plans) {
         boolean moved = false;
         if (!unwritten.isEmpty()) {
-            unwritten.values().forEach(keys);
+            for (Change change : unwritten.values()) {
+                keys.accept(change.latest);
+                if (change.written != change.latest) {
+                    if (change.written != null) {
+                        addToPlanShare(change.written, -1);
+                    }
+                    addToPlanShare(change.latest, 1);
+                }
+                for (String plan : change.passedPlans) {
+                    // A plan the key was on only between writes: its share is written too, as it stands.
+                    PlanHour planHour = new PlanHour(plan, change.latest.hour().toEpochMilli());
+                    planShares.putIfAbsent(planHour, PlanUsage.none(plan, change.latest.hour()));
+                    changedPlanShares.add(planHour);
+                }
+            }
             unwritten.clear();
             // An idle task writes nothing, not even its write's number.
             nextWrite++;
@@ -119,6 +139,31 @@ final class UsageLedger {
         PlanUsage share = planShares.get(planHour);
         planShares.put(planHour, (share == null ? PlanUsage.none(usage.plan(), usage.hour()) : share).with(usage, sign));
         changedPlanShares.add(planHour);
+    }
+
+    /**
+     * A key's hour since the last write: the figure its plan's share holds ({@code written}, null
+     * for none) and the figure now.
+     */
+    private static final class Change {
+        private final KeyUsage written;
+        private KeyUsage latest;
+        /** The plans the figure had since the write but has neither now nor at the write (rare: a key's plan changed). */
+        private List<String> passedPlans = List.of();
+
+        Change(KeyUsage written, KeyUsage latest) {
+            this.written = written;
+            this.latest = latest;
+        }
+
+        void moveTo(KeyUsage next) {
+            String plan = latest.plan();
+            if (!plan.equals(next.plan()) && (written == null || !plan.equals(written.plan())) && !passedPlans.contains(plan)) {
+                passedPlans = new ArrayList<>(passedPlans);
+                passedPlans.add(plan);
+            }
+            latest = next;
+        }
     }
 
     /** A key's hour, as unwritten figures are kept (no text formatting per decision). */
