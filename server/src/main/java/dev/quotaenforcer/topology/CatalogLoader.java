@@ -28,15 +28,18 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
 
     private final String storeName;
     private final Check<V> check;
+    /** Run after each write to the store. */
+    private final Runnable written;
     private TimestampedKeyValueStore<String, V> store;
 
-    CatalogLoader(String storeName, Check<V> check) {
+    CatalogLoader(String storeName, Check<V> check, Runnable written) {
         this.storeName = storeName;
         this.check = check;
+        this.written = written;
     }
 
-    /** Plans: what {@link PlanParser#parsePlan} accepts, keyed by the plan's id. */
-    static CatalogLoader<byte[]> plans(String storeName) {
+    /** Plans: what {@link PlanParser#parsePlan} accepts, keyed by the plan's id; each write counted in {@code changes}. */
+    static CatalogLoader<byte[]> plans(String storeName, CatalogChanges changes) {
         PlanParser parser = new PlanParser();
         return new CatalogLoader<>(storeName, (id, json) -> {
             try {
@@ -45,14 +48,15 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
             } catch (InvalidPlanException e) {
                 return e.getMessage();
             }
-        });
+        }, changes::changed);
     }
 
     /** Key assignments: an API key as requests carry them, to a plan id. */
     static CatalogLoader<String> assignments(String storeName) {
         return new CatalogLoader<>(storeName, (apiKey, plan) -> apiKey.length() > RequestParser.MAX_ID_LENGTH
                 ? "API key of " + apiKey.length() + " characters; at most " + RequestParser.MAX_ID_LENGTH
-                : PlanParser.isPlanId(plan) ? null : "plan id " + RequestParser.abbreviate(plan) + " is not a plan's name");
+                : PlanParser.isPlanId(plan) ? null : "plan id " + RequestParser.abbreviate(plan) + " is not a plan's name",
+                () -> { });
     }
 
     @Override
@@ -68,6 +72,7 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
         }
         if (record.value() == null) {
             store.delete(record.key());
+            written.run();
             return;
         }
         String problem = check.problem(record.key(), record.value());
@@ -76,5 +81,6 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
             return;
         }
         store.put(record.key(), ValueAndTimestamp.make(record.value(), record.timestamp()));
+        written.run();
     }
 }

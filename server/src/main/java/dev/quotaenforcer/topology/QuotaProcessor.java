@@ -16,8 +16,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -68,6 +70,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private static final String SWEPT_TO = "swept-to";
     private static final String LAST_USAGE_WRITE = "usage-write";
     private static final String USAGE_CLOSED_BEFORE = "usage-closed-before";
+    /** The most plans kept read between catalog changes: keys name plans, and any number of them may be missing. */
+    private static final int MAX_PLANS_READ = 1_000;
     /** The child each key's usage figure goes to, as the usage interval writes it. */
     static final String KEY_USAGE = "usage-sink";
     /**
@@ -87,7 +91,11 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private final int defaultPlanMaxKeys;
     private final long usageIntervalMs;
     private final DecisionStats stats;
+    private final CatalogChanges planChanges;
     private final PlanCache plans = new PlanCache();
+    /** Plans (null: none readable) by id as the catalog held them at {@link #plansReadAt} changes. */
+    private final Map<String, Plan> plansRead = new HashMap<>();
+    private long plansReadAt = -1;
     /** Entries of this task with a limiter state: what the default plan's key cap counts. */
     private long keysWithState;
     private RequestIds requestIds;
@@ -103,9 +111,10 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
-    QuotaProcessor(DecisionStats stats, String defaultPlan, long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs,
-                   int defaultPlanMaxKeys, long usageIntervalMs) {
+    QuotaProcessor(DecisionStats stats, CatalogChanges planChanges, String defaultPlan, long expiryIntervalMs,
+                   long maxLatenessMs, long dedupWindowMs, int defaultPlanMaxKeys, long usageIntervalMs) {
         this.stats = stats;
+        this.planChanges = planChanges;
         this.defaultPlan = defaultPlan;
         this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
@@ -115,14 +124,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     }
 
     /** Supplies the processor together with the stores it owns. */
-    static ProcessorSupplier<String, KeyInput, String, Object> supplier(DecisionStats stats, String defaultPlan,
+    static ProcessorSupplier<String, KeyInput, String, Object> supplier(DecisionStats stats, CatalogChanges planChanges,
+                                                                      String defaultPlan,
                                                                       long expiryIntervalMs,
                                                                       long maxLatenessMs, long dedupWindowMs,
                                                                       int defaultPlanMaxKeys, long usageIntervalMs) {
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, KeyInput, String, Object> get() {
-                return new QuotaProcessor(stats, defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
+                return new QuotaProcessor(stats, planChanges, defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
                         usageIntervalMs);
             }
 
@@ -315,6 +325,20 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /** The plan in the catalog, or null when it is not there or this version cannot read it. */
     private Plan plan(String planId) {
+        long changes = planChanges.count();
+        if (changes != plansReadAt || plansRead.size() >= MAX_PLANS_READ) {
+            plansRead.clear();
+            plansReadAt = changes;
+        }
+        Plan plan = plansRead.get(planId);
+        if (plan == null && !plansRead.containsKey(planId)) {
+            plan = readPlan(planId);
+            plansRead.put(planId, plan);
+        }
+        return plan;
+    }
+
+    private Plan readPlan(String planId) {
         byte[] planJson = valueOf(planCatalog.get(planId));
         if (planJson == null) {
             return null;

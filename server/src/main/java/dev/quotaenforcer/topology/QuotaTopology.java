@@ -98,17 +98,18 @@ public final class QuotaTopology {
 
     public Topology build() {
         StreamsBuilder builder = new StreamsBuilder();
-        buildCatalogs(builder);
-        buildDecisions(builder);
+        CatalogChanges planChanges = new CatalogChanges();
+        buildCatalogs(builder, planChanges);
+        buildDecisions(builder, planChanges);
         return builder.build();
     }
 
-    private void buildCatalogs(StreamsBuilder builder) {
+    private void buildCatalogs(StreamsBuilder builder, CatalogChanges planChanges) {
         // Global stores loaded through a check rather than global tables: what is written onto a catalog
         // topic directly, bypassing the validators below, cannot displace a valid plan or assignment.
         builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE),
                         Serdes.String(), Serdes.ByteArray()), topics.planCatalog().name(), topics.planCatalog().consumed(),
-                () -> CatalogLoader.plans(PLAN_CATALOG_STORE));
+                () -> CatalogLoader.plans(PLAN_CATALOG_STORE, planChanges));
         builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(KEY_CATALOG_STORE),
                         Serdes.String(), Serdes.String()), topics.keyCatalog().name(), topics.keyCatalog().consumed(),
                 () -> CatalogLoader.assignments(KEY_CATALOG_STORE));
@@ -130,7 +131,7 @@ public final class QuotaTopology {
         deadLetters(rejected.mapValues(CatalogUpdate.Rejected::rejection, Named.as(name + "-rejection")), name);
     }
 
-    private void buildDecisions(StreamsBuilder builder) {
+    private void buildDecisions(StreamsBuilder builder, CatalogChanges planChanges) {
         RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
         ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
@@ -176,7 +177,7 @@ public final class QuotaTopology {
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as(RequestIntake.PLACED))
-                .process(QuotaProcessor.supplier(stats, config.defaultPlan(), config.expiryIntervalMs(),
+                .process(QuotaProcessor.supplier(stats, planChanges, config.defaultPlan(), config.expiryIntervalMs(),
                         config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
                         config.usageIntervalMs()), Named.as("quota-decider"));
         buildUsage(decider);
