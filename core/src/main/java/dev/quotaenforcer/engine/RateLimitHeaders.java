@@ -6,8 +6,11 @@ import dev.quotaenforcer.limit.LimitPolicy;
 import dev.quotaenforcer.limit.Verdict;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanPolicy;
+import java.util.AbstractMap;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.StringJoiner;
 
 /**
@@ -49,27 +52,108 @@ public final class RateLimitHeaders {
      * The headers of a decision of {@code plan}, from the decision's own fields: so a decision stored
      * without them (a remembered request's) gets them back exactly as long as its plan is unchanged.
      */
-    public static Map<String, String> of(Plan plan, Decision decision) {
+    public static Values of(Plan plan, Decision decision) {
         return of(plan, decision.allowed(), decision.reason(), decision.policy(), decision.limit(), decision.remaining(),
                 decision.resetSeconds(), decision.retryAfterSeconds());
     }
 
     /** The headers of a decision with these fields, before the decision is built (one object per decision). */
-    static Map<String, String> of(Plan plan, boolean allowed, Reason reason, String policy, long limit, long remaining,
-                                  long resetSeconds, long retryAfterSeconds) {
-        Map<String, String> headers = new LinkedHashMap<>();
-        if (!allowed && retryAfterSeconds != Verdict.NEVER) {
-            headers.put(RETRY_AFTER, Long.toString(retryAfterSeconds));
+    static Values of(Plan plan, boolean allowed, Reason reason, String policy, long limit, long remaining,
+                     long resetSeconds, long retryAfterSeconds) {
+        boolean retryAfter = !allowed && retryAfterSeconds != Verdict.NEVER;
+        return reason == Reason.BLOCKED
+                ? new Values(retryAfter, retryAfterSeconds, false, 0, 0, 0, null, null)
+                : new Values(retryAfter, retryAfterSeconds, true, limit, remaining, resetSeconds, policyValue(plan), policy);
+    }
+
+    /**
+     * A decision's headers as the numbers and names they are made of, read as a map of their text in
+     * order (built once, when first read): a decision's writer takes the numbers straight into its
+     * bytes, where a map of text cost a map, four numbers turned to text and a concatenation per decision.
+     */
+    public static final class Values extends AbstractMap<String, String> {
+        private final boolean hasRetryAfter;
+        private final long retryAfterSeconds;
+        private final boolean hasRateLimit;
+        private final long limit;
+        private final long remaining;
+        private final long resetSeconds;
+        private final String policyValue;
+        private final String policy;
+        private volatile Map<String, String> text;
+
+        private Values(boolean hasRetryAfter, long retryAfterSeconds, boolean hasRateLimit, long limit, long remaining,
+                       long resetSeconds, String policyValue, String policy) {
+            this.hasRetryAfter = hasRetryAfter;
+            this.retryAfterSeconds = retryAfterSeconds;
+            this.hasRateLimit = hasRateLimit;
+            this.limit = limit;
+            this.remaining = remaining;
+            this.resetSeconds = resetSeconds;
+            this.policyValue = policyValue;
+            this.policy = policy;
         }
-        if (reason == Reason.BLOCKED) {
+
+        /** Whether {@link #RETRY_AFTER} is there: a denial that can succeed later. */
+        public boolean hasRetryAfter() {
+            return hasRetryAfter;
+        }
+
+        public long retryAfterSeconds() {
+            return retryAfterSeconds;
+        }
+
+        /** Whether the five rate-limit headers are there: every decision but an operator's block. */
+        public boolean hasRateLimit() {
+            return hasRateLimit;
+        }
+
+        public long limit() {
+            return limit;
+        }
+
+        public long remaining() {
+            return remaining;
+        }
+
+        public long resetSeconds() {
+            return resetSeconds;
+        }
+
+        /** The {@link #POLICY} value: the same string for every decision of a plan on a thread. */
+        public String policyValue() {
+            return policyValue;
+        }
+
+        /** The binding policy's name, quoted in the {@link #RATE_LIMIT} value. */
+        public String policy() {
+            return policy;
+        }
+
+        @Override
+        public Set<Entry<String, String>> entrySet() {
+            Map<String, String> built = text;
+            if (built == null) {
+                built = Collections.unmodifiableMap(build());
+                text = built;
+            }
+            return built.entrySet();
+        }
+
+        private Map<String, String> build() {
+            Map<String, String> headers = new LinkedHashMap<>();
+            if (hasRetryAfter) {
+                headers.put(RETRY_AFTER, Long.toString(retryAfterSeconds));
+            }
+            if (hasRateLimit) {
+                headers.put(LIMIT, Long.toString(limit));
+                headers.put(REMAINING, Long.toString(remaining));
+                headers.put(RESET, Long.toString(resetSeconds));
+                headers.put(POLICY, policyValue);
+                headers.put(RATE_LIMIT, quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
+            }
             return headers;
         }
-        headers.put(LIMIT, Long.toString(limit));
-        headers.put(REMAINING, Long.toString(remaining));
-        headers.put(RESET, Long.toString(resetSeconds));
-        headers.put(POLICY, policyValue(plan));
-        headers.put(RATE_LIMIT, quoted(policy) + ";r=" + remaining + ";t=" + resetSeconds);
-        return headers;
     }
 
     private static String policyValue(Plan plan) {

@@ -4,12 +4,12 @@ import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.Reason;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -50,12 +50,17 @@ final class FieldJsonSerde<T> implements Serde<T> {
     /** Each reason's text, by ordinal. */
     private static final JsonBytes.Text[] REASONS = Arrays.stream(Reason.values())
             .map(reason -> JsonBytes.Text.of(reason.name())).toArray(JsonBytes.Text[]::new);
+    private static final JsonBytes.Name RETRY_AFTER_HEADER = JsonBytes.Name.of(RateLimitHeaders.RETRY_AFTER);
+    private static final JsonBytes.Name LIMIT_HEADER = JsonBytes.Name.of(RateLimitHeaders.LIMIT);
+    private static final JsonBytes.Name REMAINING_HEADER = JsonBytes.Name.of(RateLimitHeaders.REMAINING);
+    private static final JsonBytes.Name RESET_HEADER = JsonBytes.Name.of(RateLimitHeaders.RESET);
+    private static final JsonBytes.Name POLICY_HEADER = JsonBytes.Name.of(RateLimitHeaders.POLICY);
+    private static final JsonBytes.Name RATE_LIMIT_HEADER = JsonBytes.Name.of(RateLimitHeaders.RATE_LIMIT);
     /** The names of the headers decisions carry ({@link RateLimitHeaders}), as field names. */
-    private static final Map<String, JsonBytes.Name> HEADER_NAMES = Stream.of(RateLimitHeaders.RETRY_AFTER,
-                    RateLimitHeaders.LIMIT, RateLimitHeaders.REMAINING, RateLimitHeaders.RESET, RateLimitHeaders.POLICY,
-                    RateLimitHeaders.RATE_LIMIT)
-            .collect(Collectors.toUnmodifiableMap(name -> name, JsonBytes.Name::of));
-    private static final JsonBytes.Name POLICY_HEADER = HEADER_NAMES.get(RateLimitHeaders.POLICY);
+    private static final Map<String, JsonBytes.Name> HEADER_NAMES = Map.of(RateLimitHeaders.RETRY_AFTER, RETRY_AFTER_HEADER,
+            RateLimitHeaders.LIMIT, LIMIT_HEADER, RateLimitHeaders.REMAINING, REMAINING_HEADER, RateLimitHeaders.RESET,
+            RESET_HEADER, RateLimitHeaders.POLICY, POLICY_HEADER, RateLimitHeaders.RATE_LIMIT, RATE_LIMIT_HEADER);
+    private static final byte[] RESET_PART = ";t=".getBytes(StandardCharsets.US_ASCII);
 
     private final Supplier<Fields<T>> fields;
     private final JsonSerde<T> reader;
@@ -98,9 +103,10 @@ final class FieldJsonSerde<T> implements Serde<T> {
      * each is escaped once rather than character by character per decision.
      */
     private static final class DecisionFields implements Fields<Decision> {
-        private final Repeated plan = new Repeated();
-        private final Repeated policy = new Repeated();
-        private final Repeated policyHeader = new Repeated();
+        private final Repeated plan = new Repeated(JsonBytes.Text::of);
+        private final Repeated policy = new Repeated(JsonBytes.Text::of);
+        private final Repeated policyHeader = new Repeated(JsonBytes.Text::of);
+        private final Repeated rateLimitOpening = new Repeated(name -> JsonBytes.Text.opening('"' + name + "\";r="));
 
         @Override
         public void write(Decision decision, JsonBytes json) {
@@ -126,17 +132,37 @@ final class FieldJsonSerde<T> implements Serde<T> {
                 return;
             }
             json.startObject();
-            for (Map.Entry<String, String> header : decision.headers().entrySet()) {
-                JsonBytes.Name name = HEADER_NAMES.get(header.getKey());
-                if (name == null) {
-                    json.field(header.getKey()).string(header.getValue());
-                } else if (name == POLICY_HEADER) {
-                    policyHeader.write(header.getValue(), json.field(name));
-                } else {
-                    json.field(name).string(header.getValue());
+            if (decision.headers() instanceof RateLimitHeaders.Values values && (!values.hasRateLimit() || values.policy() != null)) {
+                writeHeaders(values, json);
+            } else {
+                for (Map.Entry<String, String> header : decision.headers().entrySet()) {
+                    JsonBytes.Name name = HEADER_NAMES.get(header.getKey());
+                    if (name == null) {
+                        json.field(header.getKey());
+                    } else {
+                        json.field(name);
+                    }
+                    json.string(header.getValue());
                 }
             }
             json.endObject();
+        }
+
+        /** The headers as {@link RateLimitHeaders.Values#entrySet} has them, from their numbers and names. */
+        private void writeHeaders(RateLimitHeaders.Values values, JsonBytes json) {
+            if (values.hasRetryAfter()) {
+                json.field(RETRY_AFTER_HEADER).quotedNumber(values.retryAfterSeconds());
+            }
+            if (!values.hasRateLimit()) {
+                return;
+            }
+            json.field(LIMIT_HEADER).quotedNumber(values.limit())
+                    .field(REMAINING_HEADER).quotedNumber(values.remaining())
+                    .field(RESET_HEADER).quotedNumber(values.resetSeconds());
+            policyHeader.write(values.policyValue(), json.field(POLICY_HEADER));
+            // "<policy>";r=<remaining>;t=<reset>, the policy's part written once per policy.
+            rateLimitOpening.write(values.policy(), json.field(RATE_LIMIT_HEADER));
+            json.number(values.remaining()).raw(RESET_PART).number(values.resetSeconds()).closeString();
         }
     }
 
@@ -148,7 +174,12 @@ final class FieldJsonSerde<T> implements Serde<T> {
         private record Last(String text, JsonBytes.Text json) {
         }
 
+        private final Function<String, JsonBytes.Text> encoding;
         private volatile Last last = new Last(null, null);
+
+        Repeated(Function<String, JsonBytes.Text> encoding) {
+            this.encoding = encoding;
+        }
 
         void write(String text, JsonBytes json) {
             if (text == null) {
@@ -157,7 +188,7 @@ final class FieldJsonSerde<T> implements Serde<T> {
             }
             Last seen = last;
             if (seen.text() != text) {
-                seen = new Last(text, JsonBytes.Text.of(text));
+                seen = new Last(text, encoding.apply(text));
                 last = seen;
             }
             json.string(seen.json());

@@ -25,6 +25,12 @@ final class JsonBytes {
         static Text of(String text) {
             return new Text(new JsonBytes().string(text).toByteArray());
         }
+
+        /** The start of a string value: its opening quote and {@code text}, escaped, to go on with more. */
+        static Text opening(String text) {
+            byte[] quoted = of(text).bytes();
+            return new Text(Arrays.copyOf(quoted, quoted.length - 1));
+        }
     }
 
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
@@ -73,6 +79,26 @@ final class JsonBytes {
 
     JsonBytes string(Text value) {
         append(value.bytes());
+        return this;
+    }
+
+    /** A number written as a string value, as HTTP header values are. */
+    JsonBytes quotedNumber(long value) {
+        put('"');
+        number(value);
+        put('"');
+        return this;
+    }
+
+    /** Bytes that are already JSON, or part of a string value begun with {@link Text#opening}: ASCII with nothing to escape. */
+    JsonBytes raw(byte[] json) {
+        append(json);
+        return this;
+    }
+
+    /** Ends a string value begun with {@link Text#opening}. */
+    JsonBytes closeString() {
+        put('"');
         return this;
     }
 

@@ -7,7 +7,14 @@ import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.limit.Algorithm;
+import dev.quotaenforcer.limit.LimitPolicy;
+import dev.quotaenforcer.limit.Verdict;
+import dev.quotaenforcer.plan.Plan;
+import dev.quotaenforcer.plan.PlanPolicy;
+import dev.quotaenforcer.plan.PolicyKind;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -70,6 +77,35 @@ class FieldJsonSerdeTest {
             assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
                     new String(serializer.serialize("t", decision), StandardCharsets.UTF_8));
         }
+    }
+
+    @Test
+    void writesTheEnginesHeadersFromTheirNumbersAsTheGenericSerdeWritesTheirText() {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
+        Random random = new Random(20261204L);
+        List<Plan> plans = List.of(plan("pro", "per-minute"), plan("free \"tier\"", "clé \\ \"q\" 🔑\n"));
+        Reason[] reasons = Reason.values();
+        for (int i = 0; i < 2_000; i++) {
+            Plan plan = plans.get(random.nextInt(plans.size()));
+            String policy = random.nextInt(20) == 0 ? null : plan.policies().get(random.nextInt(2)).limit().name();
+            Decision fields = new Decision(text(random), text(random), plan.id(), random.nextBoolean(),
+                    reasons[random.nextInt(reasons.length)], policy, number(random), number(random), number(random),
+                    random.nextInt(4) == 0 ? Verdict.NEVER : number(random), 0, instant(random), null);
+            Decision decision = fields.withHeaders(RateLimitHeaders.of(plan, fields));
+
+            assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
+                    new String(serializer.serialize("t", decision), StandardCharsets.UTF_8));
+            assertEquals(decision, generic.deserializer().deserialize("t", serializer.serialize("t", decision)));
+        }
+    }
+
+    private static Plan plan(String id, String policy) {
+        return new Plan(id, List.of(
+                new PlanPolicy(LimitPolicy.window(policy, Algorithm.SLIDING_WINDOW_COUNTER, 100, Duration.ofMinutes(1)),
+                        PolicyKind.RATE),
+                new PlanPolicy(LimitPolicy.window("hourly", Algorithm.FIXED_WINDOW, 5_000, Duration.ofHours(1)),
+                        PolicyKind.QUOTA)));
     }
 
     @Test
