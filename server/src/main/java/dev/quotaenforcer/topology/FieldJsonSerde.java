@@ -125,8 +125,9 @@ final class FieldJsonSerde<T> implements Serde<T> {
                     .field(RESET_SECONDS).number(decision.resetSeconds())
                     .field(RETRY_AFTER_SECONDS).number(decision.retryAfterSeconds())
                     .field(DELAY_MS).number(decision.delayMs())
-                    .field(EVENT_TIME).string(text(decision.eventTime()))
-                    .field(HEADERS);
+                    .field(EVENT_TIME);
+            instant(decision.eventTime(), json);
+            json.field(HEADERS);
             if (decision.headers() == null) {
                 json.nullValue();
                 return;
@@ -199,15 +200,20 @@ final class FieldJsonSerde<T> implements Serde<T> {
         json.field(API_KEY).string(usage.apiKey())
                 .field(PLAN).string(usage.plan())
                 .field(QUOTA).number(usage.quota())
-                .field(HOUR).string(text(usage.hour()))
-                .field(ALLOWED).number(usage.allowed())
+                .field(HOUR);
+        instant(usage.hour(), json);
+        json.field(ALLOWED).number(usage.allowed())
                 .field(DENIED).number(usage.denied())
                 .field(ALLOWED_COST).number(usage.allowedCost())
                 .field(DENIED_COST).number(usage.deniedCost())
                 .field(QUOTA_DENIED).number(usage.quotaDenied());
     }
 
-    private static String text(Instant instant) {
-        return instant == null ? null : InstantText.of(instant);
+    private static void instant(Instant instant, JsonBytes json) {
+        if (instant == null) {
+            json.nullValue();
+        } else {
+            InstantText.write(instant, json);
+        }
     }
 }

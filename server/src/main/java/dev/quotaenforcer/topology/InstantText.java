@@ -1,9 +1,11 @@
 package dev.quotaenforcer.topology;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * Writes instants as {@link Instant#toString()} does, reusing the text of the last second written:
+ * Writes instants as {@link Instant#toString()} does, as text or straight into JSON, reusing the text
+ * of the last second written:
  * decisions come many to a second, and formatting the date and time of each stood out in the deciding
  * thread's profile.
  */
@@ -14,11 +16,29 @@ final class InstantText {
     private static final int SECOND_CHARS = "2026-11-30T19:35:12".length();
     private static final int MILLIS_CHARS = ".123Z".length();
 
-    /** The last second formatted, without its zone designator; immutable, so threads may share it. */
-    private record Second(long epochSecond, String text) {
+    /**
+     * The last second formatted, without its zone designator, also as the opening of a JSON string;
+     * immutable, so threads may share it.
+     */
+    private record Second(long epochSecond, String text, byte[] json) {
+        static Second of(long epochSecond) {
+            String text = Instant.ofEpochSecond(epochSecond).toString();
+            String withoutZone = text.substring(0, text.length() - 1);
+            return new Second(epochSecond, withoutZone, JsonBytes.Text.opening(withoutZone).bytes());
+        }
     }
 
-    private static volatile Second last = new Second(Long.MIN_VALUE, "");
+    /** What ends a JSON string of an instant in its second, by millisecond: {@code .123Z"}, or {@code Z"} at 0. */
+    private static final byte[][] JSON_ENDINGS = new byte[1000][];
+
+    static {
+        JSON_ENDINGS[0] = "Z\"".getBytes(StandardCharsets.US_ASCII);
+        for (int millis = 1; millis < 1000; millis++) {
+            JSON_ENDINGS[millis] = String.format(".%03dZ\"", millis).getBytes(StandardCharsets.US_ASCII);
+        }
+    }
+
+    private static volatile Second last = new Second(Long.MIN_VALUE, "", new byte[0]);
 
     private InstantText() {
     }
@@ -30,12 +50,7 @@ final class InstantText {
         if (nanos % 1_000_000 != 0 || epochSecond < 0 || epochSecond >= FIRST_SECOND_OF_YEAR_10000) {
             return instant.toString();
         }
-        Second second = last;
-        if (second.epochSecond() != epochSecond) {
-            String text = Instant.ofEpochSecond(epochSecond).toString();
-            second = new Second(epochSecond, text.substring(0, text.length() - 1));
-            last = second;
-        }
+        Second second = second(epochSecond);
         int millis = nanos / 1_000_000;
         if (millis == 0) {
             return second.text() + 'Z';
@@ -48,5 +63,25 @@ final class InstantText {
         chars[SECOND_CHARS + 3] = (char) ('0' + millis % 10);
         chars[SECOND_CHARS + 4] = 'Z';
         return new String(chars);
+    }
+
+    /** Writes the instant as a JSON string value of {@link #of}'s text, without making the text. */
+    static void write(Instant instant, JsonBytes json) {
+        long epochSecond = instant.getEpochSecond();
+        int nanos = instant.getNano();
+        if (nanos % 1_000_000 != 0 || epochSecond < 0 || epochSecond >= FIRST_SECOND_OF_YEAR_10000) {
+            json.string(instant.toString());
+            return;
+        }
+        json.raw(second(epochSecond).json()).raw(JSON_ENDINGS[nanos / 1_000_000]);
+    }
+
+    private static Second second(long epochSecond) {
+        Second second = last;
+        if (second.epochSecond() != epochSecond) {
+            second = Second.of(epochSecond);
+            last = second;
+        }
+        return second;
     }
 }

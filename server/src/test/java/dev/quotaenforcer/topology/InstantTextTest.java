@@ -2,6 +2,7 @@ package dev.quotaenforcer.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Random;
@@ -19,6 +20,7 @@ class InstantTextTest {
                     ? Instant.ofEpochSecond(second = random.nextLong(-100_000_000_000L, 300_000_000_000L), nanos(random))
                     : Instant.ofEpochSecond(second, nanos(random));
             assertEquals(instant.toString(), InstantText.of(instant));
+            assertEquals('"' + instant.toString() + '"', json(instant));
         }
     }
 
@@ -28,7 +30,14 @@ class InstantTextTest {
                 Instant.ofEpochMilli(999), Instant.ofEpochMilli(253_402_300_799_999L), Instant.ofEpochMilli(253_402_300_800_000L),
                 Instant.MIN, Instant.MAX, Instant.ofEpochSecond(0, 1), Instant.ofEpochSecond(0, 100_000))) {
             assertEquals(instant.toString(), InstantText.of(instant));
+            assertEquals('"' + instant.toString() + '"', json(instant));
         }
+    }
+
+    private static String json(Instant instant) {
+        JsonBytes json = new JsonBytes();
+        InstantText.write(instant, json);
+        return new String(json.toByteArray(), StandardCharsets.UTF_8);
     }
 
     private static int nanos(Random random) {
