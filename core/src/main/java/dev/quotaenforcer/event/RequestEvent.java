@@ -15,7 +15,8 @@ public record RequestEvent(String requestId, String apiKey, long cost, long time
         this(requestId, apiKey, cost, timestamp, null);
     }
 
+    /** This request with that reply address: itself when it has it already (none, for most). */
     public RequestEvent withReplyTo(ReplyAddress address) {
-        return new RequestEvent(requestId, apiKey, cost, timestamp, address);
+        return address == replyTo ? this : new RequestEvent(requestId, apiKey, cost, timestamp, address);
     }
 }

@@ -44,6 +44,18 @@ final class JsonBytes {
     /** Whether the next field is the first of its object, so takes no comma. */
     private boolean first = true;
 
+    /** Empties the buffer for the next record, keeping its bytes. */
+    JsonBytes reset() {
+        length = 0;
+        first = true;
+        return this;
+    }
+
+    /** How many bytes the buffer holds before it grows. */
+    int capacity() {
+        return bytes.length;
+    }
+
     JsonBytes startObject() {
         put('{');
         first = true;

@@ -119,6 +119,20 @@ class FieldJsonSerdeTest {
     }
 
     @Test
+    void aRecordAfterAnOutsizedOneOnTheSameThreadIsWrittenAlone() {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
+        Instant at = Instant.parse("2026-12-03T10:00:00.123Z");
+        Decision outsized = new Decision("r".repeat(100_000), "k-1", "pro", true, Reason.OK, "per-minute", 100, 99, 60, 0, 0,
+                at, Map.of("X-Long", "v".repeat(50_000)));
+        Decision small = new Decision("r-2", "k-1", "pro", true, Reason.OK, "per-minute", 100, 98, 60, 0, 0, at, Map.of());
+        for (Decision decision : List.of(small, outsized, small, outsized, outsized, small)) {
+            assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
+                    new String(serializer.serialize("t", decision), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void nullStaysNullForTombstones() {
         assertNull(FieldJsonSerde.decisions().serializer().serialize("t", null));
         assertNull(FieldJsonSerde.keyUsage().serializer().serialize("t", null));
