@@ -1,7 +1,9 @@
 package dev.quotaenforcer.topology;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,8 +19,14 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class RequestIdIndex {
 
-    /** The bytes of a chunk; an entry larger than this gets a chunk of its own size. */
-    static final int CHUNK_BYTES = 256 * 1024;
+    /** The bytes of a chunk ({@link #chunkBytes}); an entry larger than this gets a chunk of its own size. */
+    static final int CHUNK_BYTES = chunkBytes();
+    /** A chunk's size where no G1 heap region sets it. */
+    private static final int DEFAULT_CHUNK_BYTES = 256 * 1024;
+    /** The largest region a chunk is fitted to; G1 picks at most 32 MiB by itself. */
+    private static final long MAX_REGION_BYTES = 32L * 1024 * 1024;
+    /** Room left in a region for an array's header. */
+    private static final int ARRAY_HEADER_ROOM = 64;
     private static final int MIN_SLOTS = 1024;
     /** An entry's fixed part: the id's length, the time and the decision's length. */
     private static final int FIXED_BYTES = 4 + 8 + 4;
@@ -60,6 +68,27 @@ final class RequestIdIndex {
      */
     private int[] hashes = new int[MIN_SLOTS];
     private int ids;
+
+    /**
+     * Under G1, just under one heap region: an array larger than half a region is allocated straight
+     * into the old generation and never copied, and a chunk lives as long as the dedup window, while
+     * as an ordinary array it was copied at every young collection until it was promoted. Other
+     * collectors, or a G1 region this cannot read, get {@value #DEFAULT_CHUNK_BYTES} bytes.
+     */
+    static int chunkBytes() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            if (hotspot != null && Boolean.parseBoolean(hotspot.getVMOption("UseG1GC").getValue())) {
+                long region = Long.parseLong(hotspot.getVMOption("G1HeapRegionSize").getValue());
+                if (region > DEFAULT_CHUNK_BYTES && region <= MAX_REGION_BYTES) {
+                    return (int) region - ARRAY_HEADER_ROOM;
+                }
+            }
+        } catch (RuntimeException e) {
+            // No such option on this JVM: the default size serves.
+        }
+        return DEFAULT_CHUNK_BYTES;
+    }
 
     /** Remembers {@code id} (its UTF-8 bytes), replacing what was remembered of it before. */
     void put(byte[] id, long time, byte[] decision) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -16,6 +18,18 @@ import org.junit.jupiter.api.Test;
 class RequestIdIndexTest {
 
     final RequestIdIndex index = new RequestIdIndex();
+
+    @Test
+    void underG1AChunkIsMoreThanHalfAHeapRegionSoItIsNeverCopiedByAYoungCollection() {
+        HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        long region = Long.parseLong(hotspot.getVMOption("G1HeapRegionSize").getValue());
+        if (Boolean.parseBoolean(hotspot.getVMOption("UseG1GC").getValue())) {
+            assertTrue(RequestIdIndex.CHUNK_BYTES * 2L > region && RequestIdIndex.CHUNK_BYTES <= region,
+                    RequestIdIndex.CHUNK_BYTES + " bytes in regions of " + region);
+        } else {
+            assertEquals(256 * 1024, RequestIdIndex.CHUNK_BYTES);
+        }
+    }
 
     @Test
     void anIdIsFoundWithItsTimeAndDecisionAndAnotherIsNot() {
