@@ -56,10 +56,6 @@ final class FieldJsonSerde<T> implements Serde<T> {
     private static final JsonBytes.Name RESET_HEADER = JsonBytes.Name.of(RateLimitHeaders.RESET);
     private static final JsonBytes.Name POLICY_HEADER = JsonBytes.Name.of(RateLimitHeaders.POLICY);
     private static final JsonBytes.Name RATE_LIMIT_HEADER = JsonBytes.Name.of(RateLimitHeaders.RATE_LIMIT);
-    /** The names of the headers decisions carry ({@link RateLimitHeaders}), as field names. */
-    private static final Map<String, JsonBytes.Name> HEADER_NAMES = Map.of(RateLimitHeaders.RETRY_AFTER, RETRY_AFTER_HEADER,
-            RateLimitHeaders.LIMIT, LIMIT_HEADER, RateLimitHeaders.REMAINING, REMAINING_HEADER, RateLimitHeaders.RESET,
-            RESET_HEADER, RateLimitHeaders.POLICY, POLICY_HEADER, RateLimitHeaders.RATE_LIMIT, RATE_LIMIT_HEADER);
     private static final byte[] RESET_PART = ";t=".getBytes(StandardCharsets.US_ASCII);
 
     /**
@@ -145,17 +141,11 @@ final class FieldJsonSerde<T> implements Serde<T> {
                 return;
             }
             json.startObject();
-            if (decision.headers() instanceof RateLimitHeaders.Values values && (!values.hasRateLimit() || values.policy() != null)) {
+            if (decision.headers() instanceof RateLimitHeaders.Values values) {
                 writeHeaders(values, json);
             } else {
                 for (Map.Entry<String, String> header : decision.headers().entrySet()) {
-                    JsonBytes.Name name = HEADER_NAMES.get(header.getKey());
-                    if (name == null) {
-                        json.field(header.getKey());
-                    } else {
-                        json.field(name);
-                    }
-                    json.string(header.getValue());
+                    json.field(header.getKey()).string(header.getValue());
                 }
             }
             json.endObject();
@@ -173,8 +163,9 @@ final class FieldJsonSerde<T> implements Serde<T> {
                     .field(REMAINING_HEADER).quotedNumber(values.remaining())
                     .field(RESET_HEADER).quotedNumber(values.resetSeconds());
             policyHeader.write(values.policyValue(), json.field(POLICY_HEADER));
-            // "<policy>";r=<remaining>;t=<reset>, the policy's part written once per policy.
-            rateLimitOpening.write(values.policy(), json.field(RATE_LIMIT_HEADER));
+            // "<policy>";r=<remaining>;t=<reset>, the policy's part written once per policy (its text as
+            // RateLimitHeaders quotes it: valueOf keeps a name the same object, and makes none "null").
+            rateLimitOpening.write(String.valueOf(values.policy()), json.field(RATE_LIMIT_HEADER));
             json.number(values.remaining()).raw(RESET_PART).number(values.resetSeconds()).closeString();
         }
     }

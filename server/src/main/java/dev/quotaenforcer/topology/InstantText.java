@@ -47,7 +47,7 @@ final class InstantText {
     static String of(Instant instant) {
         long epochSecond = instant.getEpochSecond();
         int nanos = instant.getNano();
-        if (nanos % 1_000_000 != 0 || epochSecond < 0 || epochSecond >= FIRST_SECOND_OF_YEAR_10000) {
+        if (!fixedWidth(epochSecond, nanos)) {
             return instant.toString();
         }
         Second second = second(epochSecond);
@@ -69,11 +69,16 @@ final class InstantText {
     static void write(Instant instant, JsonBytes json) {
         long epochSecond = instant.getEpochSecond();
         int nanos = instant.getNano();
-        if (nanos % 1_000_000 != 0 || epochSecond < 0 || epochSecond >= FIRST_SECOND_OF_YEAR_10000) {
+        if (!fixedWidth(epochSecond, nanos)) {
             json.string(instant.toString());
             return;
         }
         json.raw(second(epochSecond).json()).raw(JSON_ENDINGS[nanos / 1_000_000]);
+    }
+
+    /** Whether toString() writes the instant as a second of years 1970 to 9999 and whole milliseconds. */
+    private static boolean fixedWidth(long epochSecond, int nanos) {
+        return nanos % 1_000_000 == 0 && epochSecond >= 0 && epochSecond < FIRST_SECOND_OF_YEAR_10000;
     }
 
     private static Second second(long epochSecond) {

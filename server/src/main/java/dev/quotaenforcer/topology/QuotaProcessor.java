@@ -16,10 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -70,8 +69,6 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private static final String SWEPT_TO = "swept-to";
     private static final String LAST_USAGE_WRITE = "usage-write";
     private static final String USAGE_CLOSED_BEFORE = "usage-closed-before";
-    /** The most plans kept read between catalog changes: keys name plans, and any number of them may be missing. */
-    private static final int MAX_PLANS_READ = 1_000;
     /** The child each key's usage figure goes to, as the usage interval writes it. */
     static final String KEY_USAGE = "usage-sink";
     /**
@@ -91,11 +88,9 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private final int defaultPlanMaxKeys;
     private final long usageIntervalMs;
     private final DecisionStats stats;
-    private final CatalogChanges planChanges;
-    private final PlanCache plans = new PlanCache();
-    /** Plans (null: none readable) by id as the catalog held them at {@link #plansReadAt} changes. */
-    private final Map<String, Plan> plansRead = new HashMap<>();
-    private long plansReadAt = -1;
+    private final PlanCache plans;
+    /** The plan catalog's bytes by id, as {@link #plans} reads them. */
+    private Function<String, byte[]> planCatalogBytes;
     /** Entries of this task with a limiter state: what the default plan's key cap counts. */
     private long keysWithState;
     private RequestIds requestIds;
@@ -108,13 +103,12 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private OutcomePublisher outcomes;
     private KeyValueStore<String, KeyEntry> states;
     private KeyValueStore<String, Long> watermark;
-    private TimestampedKeyValueStore<String, byte[]> planCatalog;
     private TimestampedKeyValueStore<String, String> keyCatalog;
 
     QuotaProcessor(DecisionStats stats, CatalogChanges planChanges, String defaultPlan, long expiryIntervalMs,
                    long maxLatenessMs, long dedupWindowMs, int defaultPlanMaxKeys, long usageIntervalMs) {
         this.stats = stats;
-        this.planChanges = planChanges;
+        this.plans = new PlanCache(planChanges);
         this.defaultPlan = defaultPlan;
         this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
@@ -154,7 +148,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         this.context = context;
         this.outcomes = new OutcomePublisher(stats, context);
         this.states = context.getStateStore(STATE_STORE);
-        this.planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
+        TimestampedKeyValueStore<String, byte[]> planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
+        this.planCatalogBytes = planId -> valueOf(planCatalog.get(planId));
         this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
         this.watermark = context.getStateStore(WATERMARK_STORE);
         this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), context.getStateStore(RequestIds.COMMANDS_STORE),
@@ -325,26 +320,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /** The plan in the catalog, or null when it is not there or this version cannot read it. */
     private Plan plan(String planId) {
-        long changes = planChanges.count();
-        if (changes != plansReadAt || plansRead.size() >= MAX_PLANS_READ) {
-            plansRead.clear();
-            plansReadAt = changes;
-        }
-        Plan plan = plansRead.get(planId);
-        if (plan == null && !plansRead.containsKey(planId)) {
-            plan = readPlan(planId);
-            plansRead.put(planId, plan);
-        }
-        return plan;
-    }
-
-    private Plan readPlan(String planId) {
-        byte[] planJson = valueOf(planCatalog.get(planId));
-        if (planJson == null) {
-            return null;
-        }
         try {
-            return plans.plan(planId, planJson);
+            return plans.plan(planId, planCatalogBytes);
         } catch (InvalidPlanException e) {
             LOG.error("Plan {} in the catalog cannot be read by this version: {}", planId, e.getMessage());
             return null;
