@@ -98,7 +98,7 @@ public final class FloodScenario implements Scenario {
         int httpPort = EmbeddedKafka.freePort();
         List<String> runArgs = StateScenario.runArgs(context, bootstrap, APPLICATION, PLAN_ID, work.resolve("state"),
                 httpPort);
-        try (EnforcerProcess enforcer = EnforcerProcess.start(List.of(StateScenario.HEAP), runArgs,
+        try (ChildJvm enforcer = ChildJvm.enforcer(List.of(StateScenario.HEAP), runArgs,
                 context.outDir().resolve("flood-enforcer.log"))) {
             enforcer.awaitLine(StateScenario.READY, StateScenario.TIMEOUT);
             context.progress().say(name(), "enforcer process " + enforcer.pid() + " ready in "

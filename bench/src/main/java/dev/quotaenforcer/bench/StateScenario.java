@@ -186,7 +186,7 @@ public final class StateScenario implements Scenario {
         Instant now = Instant.now();
         Instant from = Collections.max(List.of(now.truncatedTo(ChronoUnit.HOURS), now.minus(EVENT_SPREAD)));
         Measured measured = new Measured(keys);
-        try (EnforcerProcess first = EnforcerProcess.start(jvm, runArgs, context.outDir().resolve("state-enforcer.log"))) {
+        try (ChildJvm first = ChildJvm.enforcer(jvm, runArgs, context.outDir().resolve("state-enforcer.log"))) {
             first.awaitLine(READY, TIMEOUT);
             context.progress().say(name(), "enforcer process " + first.pid() + " ready in "
                     + Numbers.of(first.secondsSinceStart()) + " s (" + HEAP + ")");
@@ -218,7 +218,7 @@ public final class StateScenario implements Scenario {
         measured.rocksDbBytes = rocksDbBytes(stateDir, QuotaTopology.STATE_STORE);
         ThroughputScenario.deleteRecursively(stateDir);
         context.progress().say(name(), "stopped; state directory wiped; starting again to restore");
-        try (EnforcerProcess second = EnforcerProcess.start(jvm, runArgs,
+        try (ChildJvm second = ChildJvm.enforcer(jvm, runArgs,
                 context.outDir().resolve("state-enforcer-restore.log"))) {
             second.awaitLine(READY, TIMEOUT);
             measured.readySeconds = second.secondsSinceStart();
@@ -253,7 +253,7 @@ public final class StateScenario implements Scenario {
     }
 
     /** SIGTERM, and a failure unless the enforcer stopped as cleanly as an operator's stop would. */
-    static void stopCleanly(EnforcerProcess enforcer) throws InterruptedException {
+    static void stopCleanly(ChildJvm enforcer) throws InterruptedException {
         int status = enforcer.stop(TIMEOUT);
         if (status != 0 && status != EXIT_ON_SIGTERM) {
             throw new IllegalStateException("the enforcer exited with status " + status + " on SIGTERM");
@@ -305,7 +305,7 @@ public final class StateScenario implements Scenario {
 
     /** Waits until {@code application}'s committed offsets of {@code topic} cover {@code requests}, saying how far it got. */
     static void awaitCommitted(BenchContext context, String scenario, Map<String, Object> cluster, String application,
-                               String topic, long requests, EnforcerProcess enforcer) throws Exception {
+                               String topic, long requests, ChildJvm enforcer) throws Exception {
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         long lastReport = System.nanoTime();
         try (Admin admin = Admin.create(cluster)) {
@@ -327,12 +327,12 @@ public final class StateScenario implements Scenario {
         }
     }
 
-    static ProcessMemory.Heap heapInfo(EnforcerProcess enforcer) throws IOException, InterruptedException {
+    static ProcessMemory.Heap heapInfo(ChildJvm enforcer) throws IOException, InterruptedException {
         return ProcessMemory.parseHeapInfo(enforcer.jcmd("GC.heap_info"));
     }
 
     /** Bytes of every object still reachable: jcmd's class histogram collects the garbage first. */
-    static long liveHeap(EnforcerProcess enforcer) throws IOException, InterruptedException {
+    static long liveHeap(ChildJvm enforcer) throws IOException, InterruptedException {
         return ProcessMemory.histogramTotal(enforcer.jcmd("GC.class_histogram"));
     }
 

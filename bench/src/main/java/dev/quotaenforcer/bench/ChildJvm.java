@@ -11,42 +11,57 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The enforcer's {@code run} command in a JVM of its own, with this JVM's java and class path (the
- * shaded jar when the bench runs from it), so that its memory is its own to measure. Its output goes
- * to a log file that is polled; closing it, or stopping the bench, kills the process if it is still alive.
+ * A program of the bench's own jar in a JVM of its own (this JVM's java and class path: the shaded
+ * jar when the bench runs from it), so that its memory and its pauses are its own. Its output goes to
+ * a log file that is polled; closing it, or stopping the bench, kills the process if it is still alive.
  */
-final class EnforcerProcess implements AutoCloseable {
+final class ChildJvm implements AutoCloseable {
 
+    private final String what;
     private final Process process;
     private final Path log;
     private final long startNanos;
     /** Kills the process if the bench itself is stopped (Ctrl-C), which would otherwise leave it running. */
     private final Thread killOnExit;
 
-    private EnforcerProcess(Process process, Path log, long startNanos) {
+    private ChildJvm(String what, Process process, Path log, long startNanos) {
+        this.what = what;
         this.process = process;
         this.log = log;
         this.startNanos = startNanos;
-        this.killOnExit = new Thread(process::destroyForcibly, "kill-enforcer-" + process.pid());
+        this.killOnExit = new Thread(process::destroyForcibly, "kill-" + what.replace(' ', '-') + "-" + process.pid());
         Runtime.getRuntime().addShutdownHook(killOnExit);
     }
 
     /**
+     * The enforcer's {@code run} command.
+     *
      * @param jvmOptions e.g. {@code -Xmx512m}
      * @param runArgs    the arguments after {@code run}
      */
-    static EnforcerProcess start(List<String> jvmOptions, List<String> runArgs, Path log) {
+    static ChildJvm enforcer(List<String> jvmOptions, List<String> runArgs, Path log) {
+        List<String> args = new ArrayList<>(List.of("run"));
+        args.addAll(runArgs);
+        return start("the enforcer", jvmOptions, "dev.quotaenforcer.Main", args, log);
+    }
+
+    /**
+     * @param what      what the process is, for messages (e.g. "the broker")
+     * @param mainClass a class on this JVM's class path
+     */
+    static ChildJvm start(String what, List<String> jvmOptions, String mainClass, List<String> args, Path log) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(jvmOptions);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "dev.quotaenforcer.Main", "run"));
-        command.addAll(runArgs);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
+        command.addAll(args);
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         // Only the settings given here apply: none of the user's QUOTA_ENFORCER_* variables.
         builder.environment().keySet().removeIf(name -> name.startsWith("QUOTA_ENFORCER_"));
         long start = System.nanoTime();
         try {
-            return new EnforcerProcess(builder.start(), log, start);
+            Files.createDirectories(log.toAbsolutePath().getParent());
+            return new ChildJvm(what, builder.start(), log, start);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
@@ -78,11 +93,11 @@ final class EnforcerProcess implements AutoCloseable {
                 return;
             }
             if (!alive) {
-                throw new IllegalStateException("the enforcer exited with status " + process.exitValue()
+                throw new IllegalStateException(what + " exited with status " + process.exitValue()
                         + " before logging \"" + text + "\"; see " + log);
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("the enforcer did not log \"" + text + "\" within " + timeout + "; see " + log);
+                throw new IllegalStateException(what + " did not log \"" + text + "\" within " + timeout + "; see " + log);
             }
             TimeUnit.MILLISECONDS.sleep(20);
         }
@@ -91,7 +106,7 @@ final class EnforcerProcess implements AutoCloseable {
     /** Fails when the process has exited, which it never should on its own. */
     void requireAlive() {
         if (!process.isAlive()) {
-            throw new IllegalStateException("the enforcer exited with status " + process.exitValue() + "; see " + log);
+            throw new IllegalStateException(what + " exited with status " + process.exitValue() + "; see " + log);
         }
     }
 
@@ -115,7 +130,7 @@ final class EnforcerProcess implements AutoCloseable {
     int stop(Duration timeout) throws InterruptedException {
         process.destroy();
         if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-            throw new IllegalStateException("the enforcer did not stop within " + timeout + "; see " + log);
+            throw new IllegalStateException(what + " did not stop within " + timeout + "; see " + log);
         }
         return process.exitValue();
     }
