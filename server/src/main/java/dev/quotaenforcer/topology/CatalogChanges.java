@@ -4,10 +4,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Counts the changes a catalog's loader made to its global store, so that a stream thread may keep
- * what it read from the store for as long as the count stands: a plan is looked up per decision, and
- * the store's lookup (its key serialized, a sorted map walked, the value copied and compared) cost more
- * than the rest of finding the plan. Restores count too: {@code StreamsBuilder#addGlobalStore} has
- * Kafka Streams restore the store through the loader, record by record.
+ * what it read from the store for as long as the count stands: a key's assignment and its plan are
+ * looked up per decision, and the stores' lookups (the key serialized, a sorted map walked or RocksDB
+ * called, the value copied back) cost more than the rest of finding the plan. Restores count too:
+ * {@code StreamsBuilder#addGlobalStore} has Kafka Streams restore the store through the loader, record by record.
  */
 final class CatalogChanges {
 

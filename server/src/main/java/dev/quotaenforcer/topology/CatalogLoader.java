@@ -28,14 +28,14 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
 
     private final String storeName;
     private final Check<V> check;
-    /** Run after each write to the store. */
-    private final Runnable written;
+    /** Counted after each write to the store. */
+    private final CatalogChanges changes;
     private TimestampedKeyValueStore<String, V> store;
 
-    CatalogLoader(String storeName, Check<V> check, Runnable written) {
+    CatalogLoader(String storeName, Check<V> check, CatalogChanges changes) {
         this.storeName = storeName;
         this.check = check;
-        this.written = written;
+        this.changes = changes;
     }
 
     /** Plans: what {@link PlanParser#parsePlan} accepts, keyed by the plan's id; each write counted in {@code changes}. */
@@ -48,15 +48,15 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
             } catch (InvalidPlanException e) {
                 return e.getMessage();
             }
-        }, changes::changed);
+        }, changes);
     }
 
-    /** Key assignments: an API key as requests carry them, to a plan id. */
-    static CatalogLoader<String> assignments(String storeName) {
+    /** Key assignments: an API key as requests carry them, to a plan id; each write counted in {@code changes}. */
+    static CatalogLoader<String> assignments(String storeName, CatalogChanges changes) {
         return new CatalogLoader<>(storeName, (apiKey, plan) -> apiKey.length() > RequestParser.MAX_ID_LENGTH
                 ? "API key of " + apiKey.length() + " characters; at most " + RequestParser.MAX_ID_LENGTH
                 : PlanParser.isPlanId(plan) ? null : "plan id " + RequestParser.abbreviate(plan) + " is not a plan's name",
-                () -> { });
+                changes);
     }
 
     @Override
@@ -72,7 +72,7 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
         }
         if (record.value() == null) {
             store.delete(record.key());
-            written.run();
+            changes.changed();
             return;
         }
         String problem = check.problem(record.key(), record.value());
@@ -81,6 +81,6 @@ final class CatalogLoader<V> implements Processor<String, V, Void, Void> {
             return;
         }
         store.put(record.key(), ValueAndTimestamp.make(record.value(), record.timestamp()));
-        written.run();
+        changes.changed();
     }
 }

@@ -89,6 +89,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private final long usageIntervalMs;
     private final DecisionStats stats;
     private final PlanCache plans;
+    private final AssignmentCache assignments;
     /** The plan catalog's bytes by id, as {@link #plans} reads them. */
     private Function<String, byte[]> planCatalogBytes;
     /** Entries of this task with a limiter state: what the default plan's key cap counts. */
@@ -103,12 +104,14 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private OutcomePublisher outcomes;
     private KeyValueStore<String, KeyEntry> states;
     private KeyValueStore<String, Long> watermark;
-    private TimestampedKeyValueStore<String, String> keyCatalog;
+    /** The key catalog's plan id for an API key, or null. */
+    private Function<String, String> catalogPlanIds;
 
-    QuotaProcessor(DecisionStats stats, CatalogChanges planChanges, String defaultPlan, long expiryIntervalMs,
-                   long maxLatenessMs, long dedupWindowMs, int defaultPlanMaxKeys, long usageIntervalMs) {
+    QuotaProcessor(DecisionStats stats, CatalogChanges planChanges, CatalogChanges assignmentChanges, String defaultPlan,
+                   long expiryIntervalMs, long maxLatenessMs, long dedupWindowMs, int defaultPlanMaxKeys, long usageIntervalMs) {
         this.stats = stats;
         this.plans = new PlanCache(planChanges);
+        this.assignments = new AssignmentCache(assignmentChanges);
         this.defaultPlan = defaultPlan;
         this.defaultPlanMaxKeys = defaultPlan == null ? 0 : defaultPlanMaxKeys;
         this.expiryIntervalMs = expiryIntervalMs;
@@ -119,6 +122,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /** Supplies the processor together with the stores it owns. */
     static ProcessorSupplier<String, KeyInput, String, Object> supplier(DecisionStats stats, CatalogChanges planChanges,
+                                                                      CatalogChanges assignmentChanges,
                                                                       String defaultPlan,
                                                                       long expiryIntervalMs,
                                                                       long maxLatenessMs, long dedupWindowMs,
@@ -126,7 +130,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, KeyInput, String, Object> get() {
-                return new QuotaProcessor(stats, planChanges, defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
+                return new QuotaProcessor(stats, planChanges, assignmentChanges, defaultPlan, expiryIntervalMs, maxLatenessMs, dedupWindowMs, defaultPlanMaxKeys,
                         usageIntervalMs);
             }
 
@@ -150,7 +154,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         this.states = context.getStateStore(STATE_STORE);
         TimestampedKeyValueStore<String, byte[]> planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.planCatalogBytes = planId -> valueOf(planCatalog.get(planId));
-        this.keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
+        TimestampedKeyValueStore<String, String> keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
+        this.catalogPlanIds = apiKey -> valueOf(keyCatalog.get(apiKey));
         this.watermark = context.getStateStore(WATERMARK_STORE);
         this.requestIds = new RequestIds(context.getStateStore(RequestIds.STORE), context.getStateStore(RequestIds.COMMANDS_STORE),
                 dedupWindowMs);
@@ -315,7 +320,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /** The plan id the key is assigned to in the catalog, or null. */
     private String assignedPlan(String apiKey) {
-        return valueOf(keyCatalog.get(apiKey));
+        return assignments.planId(apiKey, catalogPlanIds);
     }
 
     /** The plan in the catalog, or null when it is not there or this version cannot read it. */

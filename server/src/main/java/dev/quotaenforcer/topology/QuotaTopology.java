@@ -99,12 +99,13 @@ public final class QuotaTopology {
     public Topology build() {
         StreamsBuilder builder = new StreamsBuilder();
         CatalogChanges planChanges = new CatalogChanges();
-        buildCatalogs(builder, planChanges);
-        buildDecisions(builder, planChanges);
+        CatalogChanges assignmentChanges = new CatalogChanges();
+        buildCatalogs(builder, planChanges, assignmentChanges);
+        buildDecisions(builder, planChanges, assignmentChanges);
         return builder.build();
     }
 
-    private void buildCatalogs(StreamsBuilder builder, CatalogChanges planChanges) {
+    private void buildCatalogs(StreamsBuilder builder, CatalogChanges planChanges, CatalogChanges assignmentChanges) {
         // Global stores loaded through a check rather than global tables: what is written onto a catalog
         // topic directly, bypassing the validators below, cannot displace a valid plan or assignment.
         builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE),
@@ -112,7 +113,7 @@ public final class QuotaTopology {
                 () -> CatalogLoader.plans(PLAN_CATALOG_STORE, planChanges));
         builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(KEY_CATALOG_STORE),
                         Serdes.String(), Serdes.String()), topics.keyCatalog().name(), topics.keyCatalog().consumed(),
-                () -> CatalogLoader.assignments(KEY_CATALOG_STORE));
+                () -> CatalogLoader.assignments(KEY_CATALOG_STORE, assignmentChanges));
         validate(builder, topics.plans(), PlanValidator::new, topics.planCatalog(), "plan");
         validate(builder, topics.apiKeys(), KeyAssignmentValidator::new, topics.keyCatalog(), "api-key");
     }
@@ -131,7 +132,7 @@ public final class QuotaTopology {
         deadLetters(rejected.mapValues(CatalogUpdate.Rejected::rejection, Named.as(name + "-rejection")), name);
     }
 
-    private void buildDecisions(StreamsBuilder builder, CatalogChanges planChanges) {
+    private void buildDecisions(StreamsBuilder builder, CatalogChanges planChanges, CatalogChanges assignmentChanges) {
         RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
         KeyPlacement placement = new KeyPlacement(config.requestPartitions());
         ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
@@ -177,7 +178,7 @@ public final class QuotaTopology {
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as(RequestIntake.PLACED))
-                .process(QuotaProcessor.supplier(stats, planChanges, config.defaultPlan(), config.expiryIntervalMs(),
+                .process(QuotaProcessor.supplier(stats, planChanges, assignmentChanges, config.defaultPlan(), config.expiryIntervalMs(),
                         config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
                         config.usageIntervalMs()), Named.as("quota-decider"));
         buildUsage(decider);
