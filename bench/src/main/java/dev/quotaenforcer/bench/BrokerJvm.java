@@ -14,7 +14,7 @@ import java.util.List;
 final class BrokerJvm implements AutoCloseable {
 
     /** {@code kafka-server-start.sh}'s heap and {@code KAFKA_JVM_PERFORMANCE_OPTS}. */
-    static final List<String> JVM_OPTIONS = List.of("-Xmx1G", "-Xms1G", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx1G", "-Xms1G", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
             "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent");
     private static final String READY = "bench broker serving on ";
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);

@@ -161,7 +161,7 @@ public final class LatencyScenario implements Scenario {
         Path work = Files.createTempDirectory("quota-bench-latency");
         List<Measured> runs = new ArrayList<>();
         // The broker runs in a JVM of its own, as it would in production: in this one its fetch handling doubled
-        // the young collections' pauses, and they, not the enforcer, set the first at-least-once rows.
+        // the young collections' pauses that stopped the gateway client and the enforcer with it.
         try (BrokerJvm broker = BrokerJvm.start(work.resolve("kafka"), context.outDir().resolve("latency-broker.log"))) {
             Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             for (Setup setup : setups) {
