@@ -77,10 +77,12 @@ public record KeyState(long lastSeen, long idleFrom, List<Slot> slots, List<Gran
 
     /** The state at {@code now} (not before {@link #lastSeen}): grants and a block that have ended are dropped. */
     KeyState at(long now) {
-        List<Grant> holding = new ArrayList<>(grants.size());
+        // Nearly every key has no grant: its list is kept as it is, not copied per decision.
+        List<Grant> holding = grants;
         for (Grant grant : grants) {
-            if (now < grant.until()) {
-                holding.add(grant);
+            if (now >= grant.until()) {
+                holding = grants.stream().filter(g -> now < g.until()).toList();
+                break;
             }
         }
         return new KeyState(now, Math.max(idleFrom, now), slots, holding, blockedAt(now) ? blockedUntil : NOT_BLOCKED);

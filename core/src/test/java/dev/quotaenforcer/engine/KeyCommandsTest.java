@@ -91,6 +91,7 @@ class KeyCommandsTest {
         assertEquals(47 * 60, third.retryAfterSeconds(), "until the hour ends");
         assertTrue(request(at(60, 0)).allowed());
         assertEquals(5, hourly().limit(), "the grant ended with the hour");
+        assertEquals(List.of(), state.grants(), "an ended grant leaves the key's state at its next decision");
     }
 
     @Test
