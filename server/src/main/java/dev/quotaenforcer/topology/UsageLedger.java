@@ -166,11 +166,33 @@ final class UsageLedger {
         }
     }
 
-    /** A key's hour, as unwritten figures are kept (no text formatting per decision). */
+    /**
+     * A key's hour, as unwritten figures are kept (no text formatting per decision). Its equality is
+     * written out: a record's own ran through method handles the JIT did not inline, 2% to 3% of the
+     * stream thread's samples for one lookup per decision.
+     */
     private record KeyHour(String apiKey, long hourMs) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof KeyHour that && hourMs == that.hourMs && apiKey.equals(that.apiKey);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * apiKey.hashCode() + Long.hashCode(hourMs);
+        }
     }
 
-    /** A plan's hour, as the plan shares are kept. */
+    /** A plan's hour, as the plan shares are kept; its equality written out as {@link KeyHour}'s. */
     private record PlanHour(String plan, long hourMs) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof PlanHour that && hourMs == that.hourMs && plan.equals(that.plan);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * plan.hashCode() + Long.hashCode(hourMs);
+        }
     }
 }
