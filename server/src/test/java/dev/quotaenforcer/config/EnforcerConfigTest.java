@@ -64,6 +64,18 @@ class EnforcerConfigTest {
     }
 
     @Test
+    void theProducersBatchHolds128KiBUnlessTheOperatorSetsOnePlainOrPrefixed() {
+        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
+        Properties plain = new EnforcerConfig(Map.of("batch.size", "32768")).streamsProperties();
+        Properties prefixed = new EnforcerConfig(Map.of("producer.batch.size", "65536")).streamsProperties();
+
+        assertEquals(String.valueOf(128 * 1024),
+                String.valueOf(new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("batch.size")));
+        assertEquals("32768", new StreamsConfig(withRequired(plain)).getProducerConfigs("client").get("batch.size"));
+        assertEquals("65536", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("batch.size"));
+    }
+
+    @Test
     void theProducersFirstRetryBackOffIsShortUnlessTheOperatorSetsOnePlainOrPrefixed() {
         Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
         Properties plain = new EnforcerConfig(Map.of("retry.backoff.ms", "50")).streamsProperties();
