@@ -88,10 +88,11 @@ final class RequestIntake implements Processor<String, byte[], String, Object> {
 
     /** Sends a readable request to its key's task: straight when it sits on its key's partition, else to be re-keyed. */
     private void route(Record<String, byte[]> record, RequestEvent request) {
+        // One record made without the gateway's headers: withValue would copy them first, only to drop them.
         if (placement.holds(request.apiKey(), record.key(), context.recordMetadata())) {
-            context.forward(record.<Object>withValue(new KeyInput.Request(request)).withHeaders(none()), PLACED);
+            context.forward(new Record<>(record.key(), new KeyInput.Request(request), record.timestamp(), none()), PLACED);
         } else {
-            context.forward(record.<Object>withValue(request).withHeaders(none()), MISPLACED);
+            context.forward(new Record<>(record.key(), request, record.timestamp(), none()), MISPLACED);
         }
     }
 

@@ -4,6 +4,7 @@ import static dev.quotaenforcer.topology.EnforcerDriver.at;
 import static dev.quotaenforcer.topology.EnforcerDriver.bytes;
 import static dev.quotaenforcer.topology.EnforcerDriver.header;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.event.Decision;
@@ -63,6 +64,18 @@ class HostileRecordsTest {
         assertEquals("INVALID_HEADER", header(letter.headers(), DeadLetter.ERROR));
         assertEquals("kafka_correlationId: 1200000 bytes; at most 256 are echoed", header(letter.headers(), DeadLetter.REASON));
         assertEquals(99, enforcer.decide(VICTIM, "v-1", at(0, 2)).remaining(), "the stream goes on");
+    }
+
+    @Test
+    void aGatewaysOwnHeadersStayBehindSoNoneReachesItsDecision() {
+        Headers headers = new RecordHeaders();
+        headers.add("x-gateway-trace", bytes("00-4bf92f3577b34da6-00f067aa0ba902b7-01"));
+        enforcer.sendWithHeaders("k-1", "{\"requestId\": \"r-traced\", \"apiKey\": \"k-1\"}", headers, at(0, 1));
+
+        TestRecord<String, Decision> decided = enforcer.decisionRecords().get(0);
+        assertTrue(decided.value().allowed());
+        assertNull(decided.headers().lastHeader("x-gateway-trace"),
+                "copied onto every output, a large header would make records the broker refuses");
     }
 
     @Test
