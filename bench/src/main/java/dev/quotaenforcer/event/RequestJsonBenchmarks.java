@@ -1,5 +1,6 @@
 package dev.quotaenforcer.event;
 
+import dev.quotaenforcer.bench.ShortJmhRun;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -10,10 +11,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /** JMH benchmarks of reading one request event: the byte scanner against Jackson's token-by-token read. */
 @BenchmarkMode(Mode.AverageTime)
@@ -76,13 +74,6 @@ public class RequestJsonBenchmarks {
 
     /** A short run of these benchmarks alone: 1 fork, 3 warm-up and 5 measured iterations of 1 s. */
     public static void main(String[] args) throws RunnerException {
-        new Runner(new OptionsBuilder()
-                .include("^" + RequestJsonBenchmarks.class.getName().replace(".", "\\.") + "\\.")
-                .forks(1)
-                .warmupIterations(3)
-                .warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(1))
-                .build()).run();
+        ShortJmhRun.run(RequestJsonBenchmarks.class);
     }
 }

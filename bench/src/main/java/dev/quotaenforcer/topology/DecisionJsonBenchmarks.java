@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import dev.quotaenforcer.bench.ShortJmhRun;
 import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
@@ -30,10 +31,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
-import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.runner.options.TimeValue;
 
 /** JMH benchmarks of writing one decision as JSON: the hand-written writer against Jackson's bean serializer and a reused Jackson generator. */
 @BenchmarkMode(Mode.AverageTime)
@@ -199,13 +197,6 @@ public class DecisionJsonBenchmarks {
 
     /** A short run of these benchmarks alone: 1 fork, 3 warm-up and 5 measured iterations of 1 s. */
     public static void main(String[] args) throws RunnerException {
-        new Runner(new OptionsBuilder()
-                .include("^" + DecisionJsonBenchmarks.class.getName().replace(".", "\\.") + "\\.")
-                .forks(1)
-                .warmupIterations(3)
-                .warmupTime(TimeValue.seconds(1))
-                .measurementIterations(5)
-                .measurementTime(TimeValue.seconds(1))
-                .build()).run();
+        ShortJmhRun.run(DecisionJsonBenchmarks.class);
     }
 }
