@@ -142,6 +142,9 @@ class BenchCommandIT {
             double enforcerCpu = throughput.at("/figures/" + guarantee + "EnforcerCpuMicrosPerDecision/value").asDouble();
             assertTrue(copyCpu > 0 && Double.isFinite(copyCpu) && enforcerCpu > 0 && Double.isFinite(enforcerCpu),
                     "each application's threads used CPU: " + throughput);
+            double tunedCopy = throughput.at("/figures/" + guarantee + "TunedByteCopyPerSecond/value").asDouble();
+            assertTrue(tunedCopy > 0 && Double.isFinite(tunedCopy), "the byte-copy ran again with the enforcer's producer settings");
+            assertEquals(enforcer / tunedCopy, throughput.at("/figures/" + guarantee + "ShareOfTunedCeiling/value").asDouble(), 1e-9);
         }
         // Under exactly-once every decision (or copy) is committed when the run ends, so each took at least one record.
         for (String written : List.of("exactlyOnceByteCopyWrittenPerRecord", "exactlyOnceEnforcerWrittenPerDecision")) {
