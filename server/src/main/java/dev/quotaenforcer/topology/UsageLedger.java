@@ -34,9 +34,9 @@ final class UsageLedger {
 
     private final String task;
     /** Figures counted since the last write: what the next write takes out. */
-    private final Map<KeyHour, Change> unwritten = new LinkedHashMap<>();
-    private final Map<PlanHour, PlanUsage> planShares = new HashMap<>();
-    private final Set<PlanHour> changedPlanShares = new LinkedHashSet<>();
+    private final Map<IdHour, Change> unwritten = new LinkedHashMap<>();
+    private final Map<IdHour, PlanUsage> planShares = new HashMap<>();
+    private final Set<IdHour> changedPlanShares = new LinkedHashSet<>();
     /** The number of the next write: every figure counted now goes out with it. */
     private long nextWrite;
     /** Hours starting before this were closed at a completed write: written in full, plan shares too. */
@@ -65,7 +65,7 @@ final class UsageLedger {
             addToPlanShare(usage, 1);
             if (hour.write() >= nextWrite) {
                 // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new KeyHour(apiKey, hour.hourMs()), new Change(usage, usage));
+                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(usage, usage));
             }
         }
     }
@@ -76,7 +76,7 @@ final class UsageLedger {
         KeyEntry.Hour before = entry.hour(hourMs);
         KeyUsage beforeUsage = before == null ? null : before.usage(delta.apiKey());
         KeyUsage after = beforeUsage == null ? delta : beforeUsage.plus(delta);
-        KeyHour keyHour = new KeyHour(delta.apiKey(), hourMs);
+        IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
         Change change = unwritten.get(keyHour);
         if (change == null) {
             unwritten.put(keyHour, new Change(beforeUsage, after));
@@ -104,7 +104,7 @@ final class UsageLedger {
                 }
                 for (String plan : change.passedPlans) {
                     // A plan the key was on only between writes: its share is written too, as it stands.
-                    PlanHour planHour = new PlanHour(plan, change.latest.hour().toEpochMilli());
+                    IdHour planHour = new IdHour(plan, change.latest.hour().toEpochMilli());
                     planShares.putIfAbsent(planHour, PlanUsage.none(plan, change.latest.hour()));
                     changedPlanShares.add(planHour);
                 }
@@ -114,7 +114,7 @@ final class UsageLedger {
             nextWrite++;
             moved = true;
         }
-        for (PlanHour planHour : changedPlanShares) {
+        for (IdHour planHour : changedPlanShares) {
             plans.accept(new PlanUsagePart(task, planShares.get(planHour)));
         }
         changedPlanShares.clear();
@@ -135,7 +135,7 @@ final class UsageLedger {
     }
 
     private void addToPlanShare(KeyUsage usage, int sign) {
-        PlanHour planHour = new PlanHour(usage.plan(), usage.hour().toEpochMilli());
+        IdHour planHour = new IdHour(usage.plan(), usage.hour().toEpochMilli());
         PlanUsage share = planShares.get(planHour);
         planShares.put(planHour, (share == null ? PlanUsage.none(usage.plan(), usage.hour()) : share).with(usage, sign));
         changedPlanShares.add(planHour);
@@ -167,32 +167,19 @@ final class UsageLedger {
     }
 
     /**
-     * A key's hour, as unwritten figures are kept (no text formatting per decision). Its equality is
-     * written out: a record's own ran through method handles the JIT did not inline, 2% to 3% of the
-     * stream thread's samples for one lookup per decision.
+     * An API key's or a plan's hour, as unwritten figures and plan shares are kept (no text formatting
+     * per decision). Its equality is written out: a record's own ran through method handles the JIT did
+     * not inline, 2% to 3% of the stream thread's samples for one lookup per decision.
      */
-    private record KeyHour(String apiKey, long hourMs) {
+    private record IdHour(String id, long hourMs) {
         @Override
         public boolean equals(Object other) {
-            return other instanceof KeyHour that && hourMs == that.hourMs && apiKey.equals(that.apiKey);
+            return other instanceof IdHour that && hourMs == that.hourMs && id.equals(that.id);
         }
 
         @Override
         public int hashCode() {
-            return 31 * apiKey.hashCode() + Long.hashCode(hourMs);
-        }
-    }
-
-    /** A plan's hour, as the plan shares are kept; its equality written out as {@link KeyHour}'s. */
-    private record PlanHour(String plan, long hourMs) {
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof PlanHour that && hourMs == that.hourMs && plan.equals(that.plan);
-        }
-
-        @Override
-        public int hashCode() {
-            return 31 * plan.hashCode() + Long.hashCode(hourMs);
+            return 31 * id.hashCode() + Long.hashCode(hourMs);
         }
     }
 }
