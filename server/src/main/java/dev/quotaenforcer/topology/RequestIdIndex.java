@@ -68,6 +68,12 @@ final class RequestIdIndex {
      */
     private int[] hashes = new int[MIN_SLOTS];
     private int ids;
+    /**
+     * The id last looked up and its hash: a request's id is looked up, then remembered, and its hash
+     * is worked out once for both. Matched by identity, as ids are never changed once made.
+     */
+    private byte[] lastLookedUp;
+    private int lastHash;
 
     /**
      * Under G1, just under one heap region: an array larger than half a region is allocated straight
@@ -93,7 +99,7 @@ final class RequestIdIndex {
     /** Remembers {@code id} (its UTF-8 bytes), replacing what was remembered of it before. */
     void put(byte[] id, long time, byte[] decision) {
         long position = append(id, time, decision);
-        int hash = hash(id, 0, id.length);
+        int hash = id == lastLookedUp ? lastHash : hash(id, 0, id.length);
         int slot = find(hash, id, 0, id.length);
         if (slots[slot] == 0) {
             slots[slot] = position;
@@ -109,7 +115,9 @@ final class RequestIdIndex {
 
     /** What is remembered of {@code id} (its UTF-8 bytes), else null. */
     Remembered get(byte[] id) {
-        long position = slots[find(hash(id, 0, id.length), id, 0, id.length)];
+        lastLookedUp = id;
+        lastHash = hash(id, 0, id.length);
+        long position = slots[find(lastHash, id, 0, id.length)];
         if (position == 0) {
             return null;
         }

@@ -86,7 +86,13 @@ class RequestIdIndexTest {
             if (adding || order.isEmpty()) {
                 String id = "id-" + random.nextInt(60_000);
                 time++;
-                index.put(key(id), time, Long.toString(time).getBytes());
+                byte[] bytes = key(id);
+                if (random.nextBoolean()) {
+                    // Looked up first, as a request's id is, so the put reuses the lookup's hash.
+                    RequestIdIndex.Remembered found = index.get(bytes);
+                    assertEquals(oracle.get(id), found == null ? null : found.time(), id);
+                }
+                index.put(bytes, time, Long.toString(time).getBytes());
                 oracle.put(id, time);
                 order.add(Map.entry(id, time));
             } else {
