@@ -23,7 +23,8 @@ public final class DecisionCodec {
     }
 
     public static byte[] encode(Decision decision) {
-        Writer out = new Writer();
+        // Room for the usual decision (plan and policy names of a dozen bytes each) without growing.
+        Writer out = new Writer(64);
         out.write(VERSION);
         out.write(decision.allowed() ? 1 : 0);
         text(out, decision.reason().name());
@@ -65,9 +66,7 @@ public final class DecisionCodec {
         }
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
         out.unsigned(utf8.length + 1L);
-        for (byte b : utf8) {
-            out.write(b);
-        }
+        out.bytes(utf8);
     }
 
     private static String text(Reader in) {

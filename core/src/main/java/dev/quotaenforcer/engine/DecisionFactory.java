@@ -40,7 +40,8 @@ public final class DecisionFactory {
 
     /** One event per policy whose denial opens a new run (or, for fixed windows, a new window). */
     public static List<QuotaExceeded> exceeded(RequestEvent request, PlanEvaluation evaluation) {
-        List<QuotaExceeded> events = new ArrayList<>(1);
+        // Nearly every decision starts no denial: no list is made for it.
+        List<QuotaExceeded> events = List.of();
         long now = evaluation.decidedAt();
         for (PlanEvaluation.PolicyVerdict v : evaluation.verdicts()) {
             if (!v.verdict().denialStarted()) {
@@ -56,6 +57,9 @@ public final class DecisionFactory {
             } else if (limit.algorithm().windowed()) {
                 windowStart = Instant.ofEpochMilli(now - limit.windowMs());
                 windowEnd = Instant.ofEpochMilli(now);
+            }
+            if (events.isEmpty()) {
+                events = new ArrayList<>(1);
             }
             events.add(new QuotaExceeded(request.apiKey(), evaluation.plan().id(), limit.name(), v.policy().kind(),
                     limit.limit(), windowStart, windowEnd, request.requestId(), Instant.ofEpochMilli(now)));

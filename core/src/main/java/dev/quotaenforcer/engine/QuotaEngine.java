@@ -7,6 +7,7 @@ import dev.quotaenforcer.limit.Verdict;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -31,37 +32,43 @@ public final class QuotaEngine {
             return new PlanEvaluation(plan, now, false, List.of(), -1, current);
         }
         List<PlanPolicy> policies = plan.policies();
-        List<PlanEvaluation.PolicyVerdict> verdicts = new ArrayList<>(policies.size());
-        List<PolicyOutcome> outcomes = new ArrayList<>(policies.size());
+        int count = policies.size();
+        // Arrays, each made into a list once: the records' own copies then keep the list they are given.
+        PlanEvaluation.PolicyVerdict[] verdicts = new PlanEvaluation.PolicyVerdict[count];
+        PolicyOutcome[] outcomes = new PolicyOutcome[count];
         boolean allowed = true;
-        for (PlanPolicy policy : policies) {
+        for (int i = 0; i < count; i++) {
+            PlanPolicy policy = policies.get(i);
             KeyState.Grant grant = current.grantOf(policy.tag());
             PolicyState state = current.stateOf(policy.tag());
             PolicyOutcome outcome = grant == null ? policy.limit().decide(state, now, cost)
                     : policy.limit().decide(state, now, cost, grant.amount(), grant.until());
-            outcomes.add(outcome);
-            verdicts.add(new PlanEvaluation.PolicyVerdict(policy, outcome.verdict()));
+            outcomes[i] = outcome;
+            verdicts[i] = new PlanEvaluation.PolicyVerdict(policy, outcome.verdict());
             allowed &= outcome.verdict().allowed();
         }
-        List<KeyState.Slot> slots = new ArrayList<>(policies.size());
+        KeyState.Slot[] slots = new KeyState.Slot[count];
+        int kept = 0;
         long idleFrom = now;
-        for (int i = 0; i < policies.size(); i++) {
+        for (int i = 0; i < count; i++) {
             PlanPolicy policy = policies.get(i);
-            PolicyOutcome outcome = outcomes.get(i);
+            PolicyOutcome outcome = outcomes[i];
             KeyState.Grant grant = current.grantOf(policy.tag());
             // On a denial the policies that would have admitted consume nothing: their state only moves to now.
-            PolicyState kept = allowed || !outcome.verdict().allowed() ? outcome.state()
+            PolicyState next = allowed || !outcome.verdict().allowed() ? outcome.state()
                     : policy.limit().raisedBy(grant == null ? 0 : grant.amount()).advance(current.stateOf(policy.tag()), now);
-            if (kept != null) {
-                slots.add(new KeyState.Slot(policy.tag(), kept));
-                idleFrom = Math.max(idleFrom, policy.limit().idleFrom(kept));
+            if (next != null) {
+                slots[kept++] = new KeyState.Slot(policy.tag(), next);
+                idleFrom = Math.max(idleFrom, policy.limit().idleFrom(next));
             }
         }
         for (KeyState.Grant grant : current.grants()) {
             idleFrom = Math.max(idleFrom, grant.until());
         }
-        return new PlanEvaluation(plan, now, allowed, verdicts, binding(verdicts, allowed),
-                new KeyState(now, idleFrom, slots, current.grants(), KeyState.NOT_BLOCKED));
+        List<PlanEvaluation.PolicyVerdict> verdictList = List.of(verdicts);
+        return new PlanEvaluation(plan, now, allowed, verdictList, binding(verdictList, allowed),
+                new KeyState(now, idleFrom, List.of(kept == count ? slots : Arrays.copyOf(slots, kept)), current.grants(),
+                        KeyState.NOT_BLOCKED));
     }
 
     /**

@@ -10,8 +10,17 @@ public final class VarBytes {
 
     /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
     public static final class Writer {
-        private byte[] bytes = new byte[32];
+        private byte[] bytes;
         private int size;
+
+        public Writer() {
+            this(32);
+        }
+
+        /** A writer whose first buffer holds {@code capacity} bytes, so what is known to be longer is not copied as it grows. */
+        public Writer(int capacity) {
+            bytes = new byte[capacity];
+        }
 
         public void write(int value) {
             if (size == bytes.length) {
