@@ -27,10 +27,4 @@ public record KeyUsage(String apiKey, String plan, long quota, Instant hour, lon
                 ? new KeyUsage(decision.apiKey(), decision.plan(), quota, hour, 1, 0, cost, 0, 0)
                 : new KeyUsage(decision.apiKey(), decision.plan(), quota, hour, 0, 1, 0, cost, quotaDenied);
     }
-
-    /** The usage of both, for the same key and hour; the later one's plan and quota. */
-    public KeyUsage plus(KeyUsage later) {
-        return new KeyUsage(apiKey, later.plan, later.quota, hour, allowed + later.allowed, denied + later.denied,
-                allowedCost + later.allowedCost, deniedCost + later.deniedCost, quotaDenied + later.quotaDenied);
-    }
 }

@@ -45,6 +45,12 @@ public final class KeyEntry {
                     usage.allowedCost(), usage.deniedCost(), usage.quotaDenied(), write);
         }
 
+        /** This figure with one decision's usage ({@code delta}, of the same hour) counted in, due at write {@code write}. */
+        Hour plus(KeyUsage delta, long write) {
+            return new Hour(delta.plan(), delta.quota(), hourMs, allowed + delta.allowed(), denied + delta.denied(),
+                    allowedCost + delta.allowedCost(), deniedCost + delta.deniedCost(), quotaDenied + delta.quotaDenied(), write);
+        }
+
         public KeyUsage usage(String apiKey) {
             return new KeyUsage(apiKey, plan, quota, Instant.ofEpochMilli(hourMs), allowed, denied, allowedCost,
                     deniedCost, quotaDenied);

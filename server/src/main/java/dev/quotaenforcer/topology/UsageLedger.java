@@ -61,11 +61,10 @@ final class UsageLedger {
             if (hour.hourMs() < closedBefore) {
                 continue;
             }
-            KeyUsage usage = hour.usage(apiKey);
-            addToPlanShare(usage, 1);
+            addToPlanShare(hour.usage(apiKey), 1);
             if (hour.write() >= nextWrite) {
                 // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(usage, usage));
+                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(apiKey, hour, hour));
             }
         }
     }
@@ -74,16 +73,16 @@ final class UsageLedger {
     KeyEntry count(KeyEntry entry, KeyUsage delta) {
         long hourMs = delta.hour().toEpochMilli();
         KeyEntry.Hour before = entry.hour(hourMs);
-        KeyUsage beforeUsage = before == null ? null : before.usage(delta.apiKey());
-        KeyUsage after = beforeUsage == null ? delta : beforeUsage.plus(delta);
+        // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
+        KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
         IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
         Change change = unwritten.get(keyHour);
         if (change == null) {
-            unwritten.put(keyHour, new Change(beforeUsage, after));
+            unwritten.put(keyHour, new Change(delta.apiKey(), before, after));
         } else {
             change.moveTo(after);
         }
-        return entry.withHour(KeyEntry.Hour.of(after, nextWrite));
+        return entry.withHour(after);
     }
 
     /**
@@ -95,17 +94,18 @@ final class UsageLedger {
         boolean moved = false;
         if (!unwritten.isEmpty()) {
             for (Change change : unwritten.values()) {
-                keys.accept(change.latest);
+                KeyUsage latest = change.latest.usage(change.apiKey);
+                keys.accept(latest);
                 if (change.written != change.latest) {
                     if (change.written != null) {
-                        addToPlanShare(change.written, -1);
+                        addToPlanShare(change.written.usage(change.apiKey), -1);
                     }
-                    addToPlanShare(change.latest, 1);
+                    addToPlanShare(latest, 1);
                 }
                 for (String plan : change.passedPlans) {
                     // A plan the key was on only between writes: its share is written too, as it stands.
-                    IdHour planHour = new IdHour(plan, change.latest.hour().toEpochMilli());
-                    planShares.putIfAbsent(planHour, PlanUsage.none(plan, change.latest.hour()));
+                    IdHour planHour = new IdHour(plan, latest.hour().toEpochMilli());
+                    planShares.putIfAbsent(planHour, PlanUsage.none(plan, latest.hour()));
                     changedPlanShares.add(planHour);
                 }
             }
@@ -146,17 +146,19 @@ final class UsageLedger {
      * for none) and the figure now.
      */
     private static final class Change {
-        private final KeyUsage written;
-        private KeyUsage latest;
+        private final String apiKey;
+        private final KeyEntry.Hour written;
+        private KeyEntry.Hour latest;
         /** The plans the figure had since the write but has neither now nor at the write (rare: a key's plan changed). */
         private List<String> passedPlans = List.of();
 
-        Change(KeyUsage written, KeyUsage latest) {
+        Change(String apiKey, KeyEntry.Hour written, KeyEntry.Hour latest) {
+            this.apiKey = apiKey;
             this.written = written;
             this.latest = latest;
         }
 
-        void moveTo(KeyUsage next) {
+        void moveTo(KeyEntry.Hour next) {
             String plan = latest.plan();
             if (!plan.equals(next.plan()) && (written == null || !plan.equals(written.plan())) && !passedPlans.contains(plan)) {
                 passedPlans = new ArrayList<>(passedPlans);
