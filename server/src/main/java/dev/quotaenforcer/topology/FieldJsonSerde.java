@@ -69,7 +69,7 @@ final class FieldJsonSerde<T> implements Serde<T> {
     private final Supplier<Fields<T>> fields;
     private final JsonSerde<T> reader;
 
-    /** @param fields a writer per serializer: one may keep what it wrote last (see {@link Repeated}) */
+    /** @param fields a writer per serializer: one may keep the text of strings it wrote (see {@link Repeated}) */
     private FieldJsonSerde(Class<T> type, Supplier<Fields<T>> fields) {
         this.fields = fields;
         this.reader = new JsonSerde<>(type);
@@ -106,9 +106,9 @@ final class FieldJsonSerde<T> implements Serde<T> {
     }
 
     /**
-     * Writes decisions, keeping the text of the plan, the policy and the {@code RateLimit-Policy} value
-     * last written: they are the same string objects decision after decision (the plan's own), so
-     * each is escaped once rather than character by character per decision.
+     * Writes decisions, keeping the text of the plans, the policies and the {@code RateLimit-Policy}
+     * values written: the same few strings decision after decision (the plans' own), so each is escaped
+     * once rather than character by character per decision.
      */
     private static final class DecisionFields implements Fields<Decision> {
         private final Repeated plan = new Repeated(JsonBytes.Text::of);
@@ -171,15 +171,20 @@ final class FieldJsonSerde<T> implements Serde<T> {
     }
 
     /**
-     * The last string one field of a serializer wrote, with its JSON text: the same object again is
-     * appended as bytes. Immutable pairs behind a volatile field, in case threads share the serializer.
+     * The strings one field of a serializer wrote, with their JSON text, so a string written before is
+     * appended as bytes: a plan's policies take turns binding, and with one string kept, each turn
+     * encoded its text again. Kept by hash, one per slot; a slot's entry is immutable, so a thread that
+     * finds another's finds it whole, and at worst a text is encoded again.
      */
     private static final class Repeated {
-        private record Last(String text, JsonBytes.Text json) {
+        /** Slots for the strings kept: plans and their policies, far fewer than this in most deployments. */
+        private static final int SLOTS = 64;
+
+        private record Known(String text, JsonBytes.Text json) {
         }
 
         private final Function<String, JsonBytes.Text> encoding;
-        private volatile Last last = new Last(null, null);
+        private final Known[] known = new Known[SLOTS];
 
         Repeated(Function<String, JsonBytes.Text> encoding) {
             this.encoding = encoding;
@@ -190,10 +195,11 @@ final class FieldJsonSerde<T> implements Serde<T> {
                 json.nullValue();
                 return;
             }
-            Last seen = last;
-            if (seen.text() != text) {
-                seen = new Last(text, encoding.apply(text));
-                last = seen;
+            int slot = text.hashCode() & (SLOTS - 1);
+            Known seen = known[slot];
+            if (seen == null || seen.text() != text && !seen.text().equals(text)) {
+                seen = new Known(text, encoding.apply(text));
+                known[slot] = seen;
             }
             json.string(seen.json());
         }

@@ -80,6 +80,26 @@ class FieldJsonSerdeTest {
     }
 
     @Test
+    void policiesTakingTurnsAndTextsOfOneHashAreEachWrittenAsTheirOwn() {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
+        // "Aa" and "BB" have the same String hash, so as plan ids and as policy names they compete for
+        // what the serializer keeps of each; each plan's two policies take turns binding.
+        List<Plan> plans = List.of(plan("Aa", "BB"), plan("BB", "Aa"));
+        int[] turns = {0, 1, 1, 0, 1, 0, 0, 1, 1, 1};
+        for (int i = 0; i < turns.length; i++) {
+            Plan plan = plans.get(i % 2);
+            String policy = plan.policies().get(turns[i]).limit().name();
+            Decision fields = new Decision("r-" + i, "k", plan.id(), i % 3 != 0, Reason.OK, policy, 100, i, 1, i % 3, 0,
+                    Instant.parse("2026-12-03T00:00:00Z"), null);
+            Decision decision = fields.withHeaders(RateLimitHeaders.of(plan, fields));
+
+            assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
+                    new String(serializer.serialize("t", decision), StandardCharsets.UTF_8), plan.id() + " " + policy);
+        }
+    }
+
+    @Test
     void writesTheEnginesHeadersFromTheirNumbersAsTheGenericSerdeWritesTheirText() {
         Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
         JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
