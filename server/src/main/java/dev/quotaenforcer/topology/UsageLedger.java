@@ -64,7 +64,7 @@ final class UsageLedger {
             addToPlanShare(hour.usage(apiKey), 1);
             if (hour.write() >= nextWrite) {
                 // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(apiKey, hour, hour));
+                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour, hour));
             }
         }
     }
@@ -78,7 +78,7 @@ final class UsageLedger {
         IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
         Change change = unwritten.get(keyHour);
         if (change == null) {
-            unwritten.put(keyHour, new Change(delta.apiKey(), before, after));
+            unwritten.put(keyHour, new Change(before, after));
         } else {
             change.moveTo(after);
         }
@@ -93,12 +93,14 @@ final class UsageLedger {
     boolean write(long firstOpenHour, Consumer<KeyUsage> keys, Consumer<PlanUsagePart> plans) {
         boolean moved = false;
         if (!unwritten.isEmpty()) {
-            for (Change change : unwritten.values()) {
-                KeyUsage latest = change.latest.usage(change.apiKey);
+            for (Map.Entry<IdHour, Change> unwrittenFigure : unwritten.entrySet()) {
+                String apiKey = unwrittenFigure.getKey().id();
+                Change change = unwrittenFigure.getValue();
+                KeyUsage latest = change.latest.usage(apiKey);
                 keys.accept(latest);
                 if (change.written != change.latest) {
                     if (change.written != null) {
-                        addToPlanShare(change.written.usage(change.apiKey), -1);
+                        addToPlanShare(change.written.usage(apiKey), -1);
                     }
                     addToPlanShare(latest, 1);
                 }
@@ -146,14 +148,12 @@ final class UsageLedger {
      * for none) and the figure now.
      */
     private static final class Change {
-        private final String apiKey;
         private final KeyEntry.Hour written;
         private KeyEntry.Hour latest;
         /** The plans the figure had since the write but has neither now nor at the write (rare: a key's plan changed). */
         private List<String> passedPlans = List.of();
 
-        Change(String apiKey, KeyEntry.Hour written, KeyEntry.Hour latest) {
-            this.apiKey = apiKey;
+        Change(KeyEntry.Hour written, KeyEntry.Hour latest) {
             this.written = written;
             this.latest = latest;
         }
