@@ -97,6 +97,7 @@ public final class Enforcer implements AutoCloseable {
         }
         this.streams = new KafkaStreams(topology.build(), properties);
         streams.setGlobalStateRestoreListener(new RestoreLog(System::nanoTime));
+        streams.setUncaughtExceptionHandler(new LostTransactionHandler(3, Duration.ofMinutes(10), System::nanoTime));
         this.streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics);
         if (operatorServer != null) {

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Enforcer instances as separate JVMs, with the production defaults (exactly-once v2), killed,
  * frozen and scaled under steady traffic on the test broker; after each case {@link FaultVerifier}
  * checks every request decided exactly once, as an independent model of the plans decides it, and
- * no transaction left open. Each case prints its figures ({@code fault-suite | ...}).
+ * no transaction left open. Each case prints its figures ({@code fault-suite | ...}); a failed case keeps
+ * its working directory, with every instance's log, under the system temporary directory.
  */
 @ExtendWith(KafkaBroker.class)
 class InstanceFaultsIT {
@@ -28,7 +30,7 @@ class InstanceFaultsIT {
     @ParameterizedTest(name = "state directory {0}, {1} standby replicas")
     @CsvSource({"kept, 0", "wiped, 1"})
     void killNineOfOneOfTwoInstancesThreeTimesDuringTrafficLosesAndDoublesNothing(String stateDir, int standbys,
-                                                                                  TestCluster cluster, @TempDir Path work)
+                                                                                  TestCluster cluster, @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work)
             throws Exception {
         boolean keep = stateDir.equals("kept");
         Map<String, Object> settings = Map.of(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbys);
@@ -56,7 +58,7 @@ class InstanceFaultsIT {
 
     @Test
     void crashWithATransactionProvablyOpenAbortsItAndTheRestartDecidesItsRequestsOnce(TestCluster cluster,
-                                                                                     @TempDir Path work) throws Exception {
+                                                                                     @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work) throws Exception {
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work);
              DecisionWatch uncommitted = DecisionWatch.uncommitted(cluster)) {
             Path dir = scenario.freshStateDir("a");
@@ -82,7 +84,7 @@ class InstanceFaultsIT {
 
     @ParameterizedTest(name = "{0} standby replicas")
     @ValueSource(ints = {0, 1})
-    void scalingOneToThreeAndBackDuringTrafficLosesAndDoublesNothing(int standbys, TestCluster cluster, @TempDir Path work)
+    void scalingOneToThreeAndBackDuringTrafficLosesAndDoublesNothing(int standbys, TestCluster cluster, @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work)
             throws Exception {
         Map<String, Object> settings = Map.of(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, standbys);
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
@@ -108,7 +110,7 @@ class InstanceFaultsIT {
     }
 
     @Test
-    void instanceFrozenPastItsSessionTimeoutIsFencedAndCommitsNothingTwice(TestCluster cluster, @TempDir Path work)
+    void instanceFrozenPastItsSessionTimeoutIsFencedAndCommitsNothingTwice(TestCluster cluster, @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work)
             throws Exception {
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
             scenario.start("a", scenario.freshStateDir("a"));
@@ -121,7 +123,7 @@ class InstanceFaultsIT {
             scenario.trafficFor((int) (FaultScenario.RATE_PER_SECOND * (FaultScenario.SESSION_TIMEOUT.toSeconds() + 5)));
             b.thaw();
             scenario.trafficFor(900);
-            assertTrue(b.alive(), "the thawed instance rejoins rather than dies");
+            assertTrue(b.alive(), () -> "the thawed instance rejoins rather than dies; its output:\n" + b.tail());
             List<SteadyLoad.Sent> sent = scenario.finish("SIGSTOP past the session timeout");
             FaultScenario.report("SIGSTOP past the session timeout", "freeze to every request of the next second decided: "
                     + scenario.recoveryAfter(fault, sent).toMillis() + " ms");
@@ -129,7 +131,7 @@ class InstanceFaultsIT {
     }
 
     @Test
-    void aFreshApplicationReplayingTheSameInputDecidesEveryKeyPlacedInOrderTheSame(TestCluster cluster, @TempDir Path work)
+    void aFreshApplicationReplayingTheSameInputDecidesEveryKeyPlacedInOrderTheSame(TestCluster cluster, @TempDir(cleanup = CleanupMode.ON_SUCCESS) Path work)
             throws Exception {
         try (FaultScenario scenario = FaultScenario.prepare(cluster, work)) {
             EnforcerJvm a = scenario.start("a", scenario.freshStateDir("a"));
