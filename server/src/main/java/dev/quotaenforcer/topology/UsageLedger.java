@@ -106,7 +106,7 @@ final class UsageLedger {
                 }
                 for (String plan : change.passedPlans) {
                     // A plan the key was on only between writes: its share is written too, as it stands.
-                    IdHour planHour = new IdHour(plan, latest.hour().toEpochMilli());
+                    IdHour planHour = new IdHour(plan, change.latest.hourMs());
                     planShares.putIfAbsent(planHour, PlanUsage.none(plan, latest.hour()));
                     changedPlanShares.add(planHour);
                 }
