@@ -14,7 +14,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * The request ids a task remembers, each with its record time and encoded decision, appended to
  * chunks of bytes in the order remembered and found through an open-addressing table of their
  * positions and hashes. A remembered id costs its UTF-8 bytes and its decision's, 16 bytes more in its
- * chunk and 24 to 48 of table, and the garbage collector sees a few large arrays instead of five small
+ * chunk and 32 to 64 of table, and the garbage collector sees a few large arrays instead of five small
  * objects per id, which it copied at every young collection while the dedup window kept them alive.
  */
 final class RequestIdIndex {
@@ -60,13 +60,13 @@ final class RequestIdIndex {
     private long firstSequence = 1;
     /** Where the oldest entry starts in the first chunk. */
     private int headOffset;
-    /** Each slot is 0 or the position of the newest entry of one id: its chunk's sequence number and offset. */
-    private long[] slots = new long[MIN_SLOTS];
     /**
-     * The hash of the id in the slot beside: a probe compares it before it reads the id from its chunk
-     * (a cache miss), and a resize or removal finds an entry's home slot without hashing its id again.
+     * Two longs per slot. The first is 0 or the position of the newest entry of one id: its chunk's
+     * sequence number and offset. The second is that id's hash: a probe compares it before it reads the
+     * id from its chunk (a cache miss), and a resize or removal finds an entry's home slot without hashing
+     * its id again. Side by side, a probe of a large table misses the cache once, not once per array.
      */
-    private int[] hashes = new int[MIN_SLOTS];
+    private long[] table = new long[2 * MIN_SLOTS];
     private int ids;
     /**
      * The id last looked up and its hash: a request's id is looked up, then remembered, and its hash
@@ -101,15 +101,15 @@ final class RequestIdIndex {
         long position = append(id, time, decision);
         int hash = id == lastLookedUp ? lastHash : hash(id, 0, id.length);
         int slot = find(hash, id, 0, id.length);
-        if (slots[slot] == 0) {
-            slots[slot] = position;
-            hashes[slot] = hash;
+        if (table[slot] == 0) {
+            table[slot] = position;
+            table[slot + 1] = hash;
             ids++;
-            if (ids * 2L > slots.length) {
-                resize(slots.length * 2);
+            if (ids * 2L > slotCount()) {
+                resize(slotCount() * 2);
             }
         } else {
-            slots[slot] = position;
+            table[slot] = position;
         }
     }
 
@@ -117,7 +117,7 @@ final class RequestIdIndex {
     Remembered get(byte[] id) {
         lastLookedUp = id;
         lastHash = hash(id, 0, id.length);
-        long position = slots[find(lastHash, id, 0, id.length)];
+        long position = table[find(lastHash, id, 0, id.length)];
         if (position == 0) {
             return null;
         }
@@ -150,11 +150,11 @@ final class RequestIdIndex {
         Chunk first = chunks.get(0);
         int idLength = readInt(first.bytes, headOffset);
         int slot = find(hash(first.bytes, headOffset + 4, idLength), first.bytes, headOffset + 4, idLength);
-        if (slots[slot] == position(firstSequence, headOffset)) {
+        if (table[slot] == position(firstSequence, headOffset)) {
             remove(slot);
             ids--;
-            if (ids * 8L < slots.length && slots.length > MIN_SLOTS) {
-                resize(slots.length / 2);
+            if (ids * 8L < slotCount() && slotCount() > MIN_SLOTS) {
+                resize(slotCount() / 2);
             }
         }
         headOffset += FIXED_BYTES + idLength + readInt(first.bytes, headOffset + 4 + idLength + 8);
@@ -188,12 +188,24 @@ final class RequestIdIndex {
         return position(firstSequence + chunks.size() - 1, offset);
     }
 
-    /** The slot holding the id in {@code id[from, from + length)}, or the empty slot where it would go. */
+    private int slotCount() {
+        return table.length / 2;
+    }
+
+    /** Where a hash's probe starts in {@link #table}, with {@code mask} one less than its length: an even index. */
+    private static int home(long hash, int mask) {
+        return (int) (hash << 1) & mask;
+    }
+
+    /**
+     * The index in {@link #table} of the slot holding the id in {@code id[from, from + length)}, or of
+     * the empty slot where it would go.
+     */
     private int find(int hash, byte[] id, int from, int length) {
-        int mask = slots.length - 1;
-        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
-            long position = slots[slot];
-            if (position == 0 || hashes[slot] == hash && holds(position, id, from, length)) {
+        int mask = table.length - 1;
+        for (int slot = home(hash, mask); ; slot = (slot + 2) & mask) {
+            long position = table[slot];
+            if (position == 0 || table[slot + 1] == hash && holds(position, id, from, length)) {
                 return slot;
             }
         }
@@ -208,35 +220,33 @@ final class RequestIdIndex {
 
     /** Empties a slot, moving later entries of its run back so that every lookup still reaches them. */
     private void remove(int emptied) {
-        int mask = slots.length - 1;
+        int mask = table.length - 1;
         int hole = emptied;
-        for (int slot = (hole + 1) & mask; slots[slot] != 0; slot = (slot + 1) & mask) {
-            int home = hashes[slot] & mask;
+        for (int slot = (hole + 2) & mask; table[slot] != 0; slot = (slot + 2) & mask) {
+            int home = home(table[slot + 1], mask);
             // The entry may move to the hole unless its home lies cyclically after the hole, up to its slot.
             boolean homeAfterHole = hole <= slot ? home > hole && home <= slot : home > hole || home <= slot;
             if (!homeAfterHole) {
-                slots[hole] = slots[slot];
-                hashes[hole] = hashes[slot];
+                table[hole] = table[slot];
+                table[hole + 1] = table[slot + 1];
                 hole = slot;
             }
         }
-        slots[hole] = 0;
+        table[hole] = 0;
     }
 
-    private void resize(int size) {
-        long[] oldSlots = slots;
-        int[] oldHashes = hashes;
-        slots = new long[size];
-        hashes = new int[size];
-        int mask = size - 1;
-        for (int i = 0; i < oldSlots.length; i++) {
-            if (oldSlots[i] != 0) {
-                int slot = oldHashes[i] & mask;
-                while (slots[slot] != 0) {
-                    slot = (slot + 1) & mask;
+    private void resize(int slots) {
+        long[] old = table;
+        table = new long[2 * slots];
+        int mask = table.length - 1;
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i] != 0) {
+                int slot = home(old[i + 1], mask);
+                while (table[slot] != 0) {
+                    slot = (slot + 2) & mask;
                 }
-                slots[slot] = oldSlots[i];
-                hashes[slot] = oldHashes[i];
+                table[slot] = old[i];
+                table[slot + 1] = old[i + 1];
             }
         }
     }
