@@ -24,7 +24,7 @@ class LatencyScenarioTest {
                 for (int load : setup.loads()) {
                     double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
-                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12));
+                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3));
                 }
             }
         }
@@ -34,7 +34,7 @@ class LatencyScenarioTest {
     @Test
     void judgesTheP99TargetAt5kPerSecondUnderEachGuaranteeWithRepliesReadAsSoonAsWritten() {
         ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(5),
-                Duration.ofSeconds(20), Duration.ofSeconds(20));
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(20));
 
         assertEquals(List.of("p99 at 5000/s, exactly_once_v2, read_uncommitted", "p99 at 5000/s, at_least_once"),
                 result.targets().stream().map(Target::name).toList());
@@ -49,7 +49,7 @@ class LatencyScenarioTest {
     @Test
     void labelsEachRowWithItsGuaranteeReadsAndOverrides() {
         ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
-                Duration.ofSeconds(20), Duration.ofSeconds(3));
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
 
         List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
         assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
@@ -67,7 +67,7 @@ class LatencyScenarioTest {
     @Test
     void setsEachEnforcerP99BesideTheReplyEchoUnderTheSameGuaranteeAndReads() {
         ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
-                Duration.ofSeconds(20), Duration.ofSeconds(3));
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
 
         assertEquals(2.0, result.figures().get("eos-uncommitted.5000.p99OverFloor").value());
         assertEquals(75.0, result.figures().get("eos-committed.1000.p99OverFloor").value());
@@ -82,11 +82,11 @@ class LatencyScenarioTest {
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
-                        measured((int) run.result().offeredPerSecond(), 120), 12) : run)
+                        measured((int) run.result().offeredPerSecond(), 120), 12, 3) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
-                Duration.ofSeconds(20), Duration.ofSeconds(3));
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
 
         assertFalse(result.targets().get(1).met());
         assertEquals(120, result.targets().get(1).measured());
