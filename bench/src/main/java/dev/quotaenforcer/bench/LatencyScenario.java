@@ -160,10 +160,10 @@ public final class LatencyScenario implements Scenario {
         // A fresh JVM runs the broker, client and enforcer code interpreted until the JIT compiles it:
         // started cold, the enforcer fell behind at 1k/s under exactly-once for tens of seconds.
         Duration jvmWarmup = context.quick() ? Duration.ofSeconds(5) : Duration.ofSeconds(30);
-        // Each later application, started in the warmed JVM, still allocates what it keeps as it starts (12 to
-        // 17 MB for the enforcer, mostly its producer's pooled batch buffers); every young collection copies that until
-        // it is promoted after 15 collections. Measured in that time, an at-least-once enforcer paused 11 to 15 ms
-        // per collection against 4 to 6 ms once it was promoted.
+        // Each later application, started in the warmed JVM, still allocates what it keeps as it starts (12 to 17 MB
+        // for the enforcer, mostly its producer's pooled batch buffers); every young collection copies that until it
+        // is promoted after 15 collections. Measured in that time, an at-least-once enforcer paused 11 to 15 ms per
+        // collection against 4 to 6 ms once it was promoted.
         Duration applicationWarmup = context.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(25);
         Duration length = context.quick() ? Duration.ofSeconds(2) : Duration.ofSeconds(12);
         List<Setup> setups = SETUPS.stream().filter(s -> !context.quick() || !s.tuning()).toList();
@@ -384,7 +384,8 @@ public final class LatencyScenario implements Scenario {
                 + " s of warm-up, " + KEYS + " keys, " + PARTITIONS + " partitions, one stream thread, gateway client "
                 + "in the same process, broker in a JVM of its own; milliseconds",
                 List.of("setup", "offered/s", "decided/s", "p50", "p99", "p99.9", "max", "by failure policy",
-                        "failed or unanswered", "sender behind, ms", "longest commit per task, ms", "longest punctuation, ms"), rows));
+                        "failed or unanswered", "sender behind, ms", "longest commit per task, ms",
+                        "longest punctuation, ms"), rows));
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));
@@ -417,10 +418,11 @@ public final class LatencyScenario implements Scenario {
                 + "the enforcer run interpreted until the JIT compiles them, and an enforcer measured cold fell behind "
                 + "even at 1k/s under exactly-once for tens of seconds. Later setups start new applications in the "
                 + "warmed JVM and send the same way for " + applicationWarmup.toSeconds() + " s first: what an "
-                + "application allocates as it starts and keeps (12 to 17 MB for the enforcer, mostly its Kafka producer's "
-                + "pooled batch buffers by a JFR sample of the objects that stayed alive) is copied by every young collection until it is promoted "
-                + "after 15 of them, and an at-least-once enforcer measured in that time paused 11 to 15 ms per "
-                + "collection instead of 4 to 6 ms. Every setup, the reply echo's too, is measured after the same warm-up.");
+                + "application allocates as it starts and keeps (12 to 17 MB for the enforcer, mostly its Kafka "
+                + "producer's pooled batch buffers by a JFR sample of the objects that stayed alive) is copied by every "
+                + "young collection until it is promoted after 15 of them, and an at-least-once enforcer measured in that "
+                + "time paused 11 to 15 ms per collection instead of 4 to 6 ms. Every setup, the reply echo's too, is "
+                + "measured after the same warm-up.");
         result.note("Latency runs from the time each request was due to be sent (an even schedule at the offered rate) "
                 + "to its decision arriving at the client, so a stall of the client, broker or enforcer counts against "
                 + "every request it held up. The client answers by its failure policy after " + TIMEOUT.toMillis()
