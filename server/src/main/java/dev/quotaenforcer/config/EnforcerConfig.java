@@ -97,7 +97,9 @@ public final class EnforcerConfig extends AbstractConfig {
     private static final String USAGE_INTERVAL_MS_DOC = "Wall-clock interval at which each task writes the usage "
             + "figures that changed since its last write: per key and hour to the usage topic, and its share of each "
             + "plan's hour towards the plan usage topic. The figures themselves are counted exactly with every decision; "
-            + "this sets only how fresh the topics are and how many records they take.";
+            + "this sets only how fresh the topics are and how many records they take. Each task writes in its own "
+            + "tenth of the interval, set by its partition, so the tasks of a stream thread take turns instead of "
+            + "stopping it all at once.";
 
     public static final String DEAD_LETTER_MAX_BYTES_CONFIG = "quota.dead.letter.max.bytes";
     private static final String DEAD_LETTER_MAX_BYTES_DOC = "Dead-letter records keep at most this many bytes of the "

@@ -96,6 +96,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private long keysWithState;
     private RequestIds requestIds;
     private UsageLedger usage;
+    private UsageWriteSchedule usageWrites;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
@@ -179,7 +180,13 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             }
         }
         context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
-        context.schedule(Duration.ofMillis(usageIntervalMs), PunctuationType.WALL_CLOCK_TIME, this::writeUsage);
+        usageWrites = new UsageWriteSchedule(usageIntervalMs, context.taskId().partition(), context.currentSystemTimeMs());
+        context.schedule(Duration.ofMillis(UsageWriteSchedule.phaseMs(usageIntervalMs)), PunctuationType.WALL_CLOCK_TIME,
+                now -> {
+                    if (usageWrites.due(now)) {
+                        writeUsage(now);
+                    }
+                });
     }
 
     @Override
@@ -421,15 +428,26 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
     /** The usage interval's write: figures and plan shares that changed, and the write's numbers beside them. */
     private void writeUsage(long now) {
+        // The write holds up every decision of the task's thread while it runs: timed, as the expiry sweep is.
+        long startNanos = System.nanoTime();
+        long[] written = new long[2];
         boolean moved = usage.write(firstOpenHour(),
-                keyUsage -> context.forward(new Record<>(QuotaTopology.hourKey(keyUsage.apiKey(), keyUsage.hour()), keyUsage, now),
-                        KEY_USAGE),
-                share -> context.forward(new Record<>(QuotaTopology.hourKey(share.usage().plan(), share.usage().hour()), share, now),
-                        PLAN_USAGE_SHARE));
+                keyUsage -> {
+                    written[0]++;
+                    context.forward(new Record<>(QuotaTopology.hourKey(keyUsage.apiKey(), keyUsage.hour()), keyUsage, now),
+                            KEY_USAGE);
+                },
+                share -> {
+                    written[1]++;
+                    context.forward(new Record<>(QuotaTopology.hourKey(share.usage().plan(), share.usage().hour()), share, now),
+                            PLAN_USAGE_SHARE);
+                });
         if (moved) {
             watermark.put(LAST_USAGE_WRITE, usage.lastWrite());
             watermark.put(USAGE_CLOSED_BEFORE, usage.closedBefore());
         }
+        LOG.debug("Usage write of task {}: {} key figures and {} plan shares in {} us", context.taskId(), written[0], written[1],
+                (System.nanoTime() - startNanos) / 1000);
     }
 
     private static <V> V valueOf(ValueAndTimestamp<V> value) {
