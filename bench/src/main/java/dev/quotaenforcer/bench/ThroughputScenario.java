@@ -13,9 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -23,7 +21,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -66,18 +63,6 @@ public final class ThroughputScenario implements Scenario {
     /** The issue's floor for decisions per second under exactly-once on this machine. */
     static final double EXACTLY_ONCE_FLOOR = 100_000;
     static final int PARTITIONS = 6;
-    private static final Duration TRACE_LENGTH = Duration.ofHours(1);
-    /**
-     * The broker stamps each request when it is produced, and the enforcer decides nothing more than
-     * its lateness bound behind that: the trace's hour of event times ends before production starts,
-     * and the enforcer under test is given a bound that reaches over it (keys are then kept that long
-     * past their windows, which no run here lasts).
-     */
-    private static final Duration TRACE_LATENESS = TRACE_LENGTH.multipliedBy(2);
-    private static final String PLAN = """
-            {"id": "bench",
-             "rateLimits": [{"name": "per-second", "algorithm": "sliding-window-counter", "limit": 20, "window": "PT1S"}],
-             "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 2000, "window": "PT1H"}}""";
     private static final Duration RUN_TIMEOUT = Duration.ofMinutes(8);
     private static final String BYTE_COPY = "byte-copy";
     private static final String BYTE_COPY_TUNED = "byte-copy, enforcer's producer settings";
@@ -137,10 +122,10 @@ public final class ThroughputScenario implements Scenario {
             Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             Topics topics = Topics.withPrefix("bench");
             createTopics(cluster, topics);
-            new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
+            new CatalogClient(cluster, topics).putPlan(ThroughputTrace.PLAN.getBytes(StandardCharsets.UTF_8));
             context.progress().say(name(), "producing " + events + " requests over " + keys + " keys");
             long produceStart = System.nanoTime();
-            produce(cluster, topics.requests().name(), events, new ZipfKeys(keys, 1.0, context.seed()));
+            produce(cluster, topics.requests().name(), events, new ThroughputTrace(events, keys, context.seed(), Instant.now()));
             context.progress().say(name(), "produced in " + Numbers.of((System.nanoTime() - produceStart) / 1e9) + " s");
             timeByteCopy(context, cluster, topics, StreamsConfig.AT_LEAST_ONCE, events, work, ByteCopy.WARM_UP);
             for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
@@ -168,22 +153,17 @@ public final class ThroughputScenario implements Scenario {
         return "bench.copy-" + guarantee.replace('_', '-');
     }
 
-    /** Requests keyed by API key (so each sits on its key's partition), an hour of event time apart evenly. */
-    private static void produce(Map<String, Object> cluster, String topic, int events, ZipfKeys keys) {
+    /** The trace's requests, keyed by API key (so each sits on its key's partition). */
+    private static void produce(Map<String, Object> cluster, String topic, int events, ThroughputTrace trace) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ProducerConfig.ACKS_CONFIG, "all");
         settings.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         settings.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        long step = TRACE_LENGTH.toMillis() * 1000 / events;
-        Instant traceStart = Instant.now().minus(TRACE_LENGTH).truncatedTo(ChronoUnit.SECONDS);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(settings, new ByteArraySerializer(),
                 new ByteArraySerializer())) {
             for (int i = 0; i < events; i++) {
-                String apiKey = "key-" + keys.next();
-                String json = "{\"requestId\":\"r-" + i + "\",\"apiKey\":\"" + apiKey + "\",\"cost\":1,\"timestamp\":\""
-                        + traceStart.plusNanos(i * step * 1000) + "\"}";
-                producer.send(new ProducerRecord<>(topic, apiKey.getBytes(StandardCharsets.UTF_8),
-                        json.getBytes(StandardCharsets.UTF_8)));
+                ThroughputTrace.Request request = trace.next();
+                producer.send(new ProducerRecord<>(topic, request.apiKey().getBytes(StandardCharsets.UTF_8), request.json()));
             }
             producer.flush();
         }
@@ -240,9 +220,9 @@ public final class ThroughputScenario implements Scenario {
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
         settings.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(application).toString());
         settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, "bench");
-        settings.put(EnforcerConfig.DEFAULT_PLAN_CONFIG, "bench");
+        settings.put(EnforcerConfig.DEFAULT_PLAN_CONFIG, ThroughputTrace.PLAN_ID);
         settings.put(EnforcerConfig.HTTP_PORT_CONFIG, -1);
-        settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, TRACE_LATENESS.toMillis());
+        settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, ThroughputTrace.LATENESS.toMillis());
         // Both enforcer runs write the same decisions topic: the second counts only what it adds.
         long before = written(cluster, topics.decisions().name());
         Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
@@ -544,31 +524,6 @@ public final class ThroughputScenario implements Scenario {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);
             }
-        }
-    }
-
-    /** API key ranks drawn with probability proportional to 1/rank^s: a few hot keys, a long tail. */
-    static final class ZipfKeys {
-
-        private final double[] cumulative;
-        private final SplittableRandom random;
-
-        ZipfKeys(int keys, double exponent, long seed) {
-            cumulative = new double[keys];
-            double total = 0;
-            for (int rank = 1; rank <= keys; rank++) {
-                total += 1 / Math.pow(rank, exponent);
-                cumulative[rank - 1] = total;
-            }
-            for (int i = 0; i < keys; i++) {
-                cumulative[i] /= total;
-            }
-            random = new SplittableRandom(seed);
-        }
-
-        int next() {
-            int index = Arrays.binarySearch(cumulative, random.nextDouble());
-            return Math.min(cumulative.length - 1, index >= 0 ? index : -index - 1);
         }
     }
 }

@@ -133,14 +133,14 @@ public final class QuotaTopology {
     }
 
     private void buildDecisions(StreamsBuilder builder, CatalogChanges planChanges, CatalogChanges assignmentChanges) {
-        RequestParser parser = new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
-        KeyPlacement placement = new KeyPlacement(config.requestPartitions());
-        ReplyRouting replies = new ReplyRouting(topics.replies().name(), replyTopicExists);
+        RequestParser parser = requestParser();
+        KeyPlacement placement = keyPlacement();
+        ReplyRouting replies = replyRouting();
         // The common path (placed on its key's partition, decided) is kept to as few nodes as it takes:
         // the intake sends each request straight to the node named for it.
         KStream<String, Object> intake = builder
                 .stream(topics.requests().name(), topics.requests().consumed())
-                .process(() -> new RequestIntake(parser, placement, replies, stats), Named.as("request-intake"));
+                .process(requestIntake(), Named.as("request-intake"));
         KStream<String, KeyInput> placed = carrying(intake);
         KStream<String, KeyInput> rekeyed = QuotaTopology.<RequestEvent>carrying(intake)
                 .map((key, request) -> KeyValue.pair(request.apiKey(), request), Named.as(RequestIntake.MISPLACED))
@@ -178,9 +178,7 @@ public final class QuotaTopology {
                 .merge(placedCommands, Named.as("rekeyed-and-commands"));
         KStream<String, Object> decider = placed
                 .merge(keyInputs, Named.as(RequestIntake.PLACED))
-                .process(QuotaProcessor.supplier(stats, planChanges, assignmentChanges, config.defaultPlan(), config.expiryIntervalMs(),
-                        config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(),
-                        config.usageIntervalMs()), Named.as("quota-decider"));
+                .process(quotaDecider(planChanges, assignmentChanges), Named.as("quota-decider"));
         buildUsage(decider);
         buildOutcomes(decider);
         deadLetters(carrying(intake), RequestIntake.REQUEST);
@@ -188,6 +186,32 @@ public final class QuotaTopology {
                 topics.decisions().produced().withName(OutcomePublisher.INVALID_REQUEST_DECISIONS));
         QuotaTopology.<ReplyRouting.Reply>carrying(intake).to(ReplyRouting.topic(),
                 ReplyRouting.produced(topics.replies()).withName(OutcomePublisher.INVALID_REQUEST_REPLIES));
+    }
+
+    /** The processor each task reads its request records with, as the topology runs it. */
+    ProcessorSupplier<String, byte[], String, Object> requestIntake() {
+        RequestParser parser = requestParser();
+        KeyPlacement placement = keyPlacement();
+        ReplyRouting replies = replyRouting();
+        return () -> new RequestIntake(parser, placement, replies, stats);
+    }
+
+    /** Each task's deciding processor with its stores, as the topology runs it. */
+    ProcessorSupplier<String, KeyInput, String, Object> quotaDecider(CatalogChanges planChanges, CatalogChanges assignmentChanges) {
+        return QuotaProcessor.supplier(stats, planChanges, assignmentChanges, config.defaultPlan(), config.expiryIntervalMs(),
+                config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(), config.usageIntervalMs());
+    }
+
+    private RequestParser requestParser() {
+        return new RequestParser(config.requestMaxBytes(), config.requestMaxCost(), config.requestMaxAheadMs());
+    }
+
+    private KeyPlacement keyPlacement() {
+        return new KeyPlacement(config.requestPartitions());
+    }
+
+    private ReplyRouting replyRouting() {
+        return new ReplyRouting(topics.replies().name(), replyTopicExists);
     }
 
     /** The sinks the deciding processor sends each outcome to ({@link OutcomePublisher}). */
