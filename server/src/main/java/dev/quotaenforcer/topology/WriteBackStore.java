@@ -1,5 +1,6 @@
 package dev.quotaenforcer.topology;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,6 +43,13 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /** Changes since the last write-back; concurrent, as interactive queries read it from other threads. */
     private final Map<K, Object> changed = new ConcurrentHashMap<>();
+    /**
+     * Values written back lately, at most {@link #MAX_HELD}: a key decided again soon after a commit is
+     * not read back from RocksDB, a JNI call and a decoding per read. Under exactly-once, with a commit
+     * every 100 ms, those reads and the write-back's puts took as much of the deciding thread as all
+     * the rest of the enforcer's work per decision ({@code DecisionPathBenchmarks}).
+     */
+    private final Map<K, Object> written = new ConcurrentHashMap<>();
     /** The task's thread: the one that writes, and the one whose iteration must see every change. */
     private volatile Thread owner;
     /** Values that will not change again: nothing is gained by holding them, so they are written through. */
@@ -68,7 +76,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void init(StateStoreContext context, StateStore root) {
-        changed.clear();
+        forgetHeld();
         super.init(context, root);
     }
 
@@ -76,6 +84,9 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @SuppressWarnings("unchecked")
     public V get(K key) {
         Object held = changed.get(key);
+        if (held == null) {
+            held = written.get(key);
+        }
         if (held != null) {
             return held == DELETED ? null : (V) held;
         }
@@ -88,6 +99,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             owner = Thread.currentThread();
             wrapped().put(key, value);
             // Removed only once written, so a concurrent reader finds the value in one place or the other.
+            written.remove(key);
             changed.remove(key);
         } else {
             hold(key, value == null ? DELETED : value);
@@ -123,17 +135,32 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         return current;
     }
 
-    /** Writes every change held into the store beneath, in this task's open transaction. */
+    /**
+     * Writes every change held into the store beneath, in this task's open transaction, and keeps the
+     * values written for reads to come (what was kept before goes first when they would be too many).
+     */
     @SuppressWarnings("unchecked")
     private void writeBack() {
-        for (Map.Entry<K, Object> change : changed.entrySet()) {
-            if (change.getValue() == DELETED) {
-                wrapped().delete(change.getKey());
-            } else {
-                wrapped().put(change.getKey(), (V) change.getValue());
-            }
+        if (changed.isEmpty()) {
+            return;
         }
+        if (written.size() + changed.size() > MAX_HELD) {
+            written.clear();
+        }
+        List<KeyValue<K, V>> changes = new ArrayList<>(changed.size());
+        for (Map.Entry<K, Object> change : changed.entrySet()) {
+            changes.add(KeyValue.pair(change.getKey(), change.getValue() == DELETED ? null : (V) change.getValue()));
+        }
+        // One write batch into RocksDB (a null value deletes), where a put per key went into RocksDB key by key.
+        wrapped().putAll(changes);
+        // Kept once in the store, so a concurrent reader finds the value in one place or another.
+        written.putAll(changed);
         changed.clear();
+    }
+
+    private void forgetHeld() {
+        changed.clear();
+        written.clear();
     }
 
     /** Called by Kafka Streams as it prepares the task's commit. */
@@ -143,16 +170,19 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         super.flushCache();
     }
 
-    /** Called when the task's state is handed over without a commit: what is held belongs to no commit. */
+    /**
+     * Called when the task's state is handed over without a commit: what is held belongs to no commit,
+     * and what was written back may be wiped with the store.
+     */
     @Override
     public void clearCache() {
-        changed.clear();
+        forgetHeld();
         super.clearCache();
     }
 
     @Override
     public void close() {
-        changed.clear();
+        forgetHeld();
         super.close();
     }
 

@@ -1,7 +1,9 @@
 package dev.quotaenforcer.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +56,25 @@ class WriteBackStoreTest {
 
         store.flushCache();
         assertNull(beneath.get("k"));
+        assertNull(store.get("k"), "the deletion written back is not undone by what was kept of the key");
+    }
+
+    @Test
+    void aValueWrittenBackIsReadFromMemoryUntilMoreThanTheBoundFollow() {
+        Long value = 1_000_000L;
+        store.put("k", value);
+        store.flushCache();
+
+        assertSame(value, store.get("k"), "kept as written, not read back from the store beneath");
+
+        for (int i = 0; i < WriteBackStore.MAX_HELD; i++) {
+            store.put("other-" + i, (long) i);
+        }
+        store.flushCache();
+
+        assertEquals(value, store.get("k"));
+        assertNotSame(value, store.get("k"), "let go, and read from the store beneath");
+        assertEquals(WriteBackStore.MAX_HELD - 1L, store.get("other-" + (WriteBackStore.MAX_HELD - 1)));
     }
 
     @Test
@@ -101,6 +122,9 @@ class WriteBackStoreTest {
         negativeSettled.flushCache();
         assertEquals(-1L, under.get("k"));
         assertEquals(2L, under.get("other"));
+
+        negativeSettled.put("other", -2L);
+        assertEquals(-2L, negativeSettled.get("other"), "a settled value replaces what was kept after the write-back");
     }
 
     @Test
