@@ -478,7 +478,9 @@ public final class ThroughputScenario implements Scenario {
         rows.add(samples);
         return new Table("Where the stream thread's time goes: share of its execution samples by area of the code (a "
                 + "sample is charged to the first frame from the top of its stack that belongs to an area; JDK, Jackson and "
-                + "Kafka's serializers are charged to their caller)", columns, rows);
+                + "Kafka's serializers are charged to their caller). Execution samples see Java code only: time the thread "
+                + "spends inside RocksDB's native calls is in none of them (DecisionPathBenchmarks measures it with the rest)",
+                columns, rows);
     }
 
     /** Each run's stream thread's wall-clock time by what it did, and the CPU of the rest of the process. */
