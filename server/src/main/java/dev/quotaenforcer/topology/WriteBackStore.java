@@ -27,8 +27,9 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * under at-least-once its input is read again from the last commit. Writing back earlier is as safe
  * (it lands in the same open transaction), so the store does when it holds {@link #MAX_HELD} changes,
  * bounding its memory however long the commit interval, and before the task's own thread iterates.
- * Reads see the changes held, interactive queries too, as the record cache lets them; an interactive
- * query's iteration sees the store beneath, as of the last write-back.
+ * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
+ * read back from the store beneath. Reads see the changes held, interactive queries too, as the
+ * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
  *
  * <p>The commit hook is {@code CachedStateStore.flushCache}, an interface of Kafka Streams' internals
  * that its own caching stores implement: an upgrade of Kafka Streams must keep calling it before the
@@ -36,7 +37,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  */
 final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
 
-    /** The most changes held before they are written back without waiting for the commit. */
+    /** The most changes held before they are written back without waiting for the commit; also the most values kept once written. */
     static final int MAX_HELD = 20_000;
     /** Marks a key deleted since the last write-back (a map of changes cannot hold null). */
     private static final Object DELETED = new Object();
