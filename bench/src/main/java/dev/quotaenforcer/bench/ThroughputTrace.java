@@ -19,7 +19,7 @@ public final class ThroughputTrace {
              "rateLimits": [{"name": "per-second", "algorithm": "sliding-window-counter", "limit": 20, "window": "PT1S"}],
              "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 2000, "window": "PT1H"}}""";
     public static final String PLAN_ID = "bench";
-    public static final Duration LENGTH = Duration.ofHours(1);
+    private static final Duration LENGTH = Duration.ofHours(1);
     /**
      * The broker stamps each request when it is produced, and the enforcer decides nothing more than
      * its lateness bound behind that: the trace's hour of event times ends before production starts,

@@ -81,6 +81,7 @@ public class DecisionPathBenchmarks {
     private static final int RUN = 600;
     /** The wall clock the run starts at: a run takes its own time as if deciding at that rate. */
     private static final long WALL_START = Instant.parse("2026-12-04T12:00:00Z").toEpochMilli();
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Wall-clock milliseconds between commits: exactly-once's default, and at-least-once's. */
     @Param({"100", "30000"})
@@ -91,8 +92,6 @@ public class DecisionPathBenchmarks {
     private EnforcerConfig config;
     private Topics topics;
     private Path stateDir;
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
     private DecisionStats stats;
     /** The thread CPU time the last iteration's trace took. */
     private long cpuNanos;
