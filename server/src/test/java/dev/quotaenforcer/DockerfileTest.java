@@ -144,6 +144,13 @@ class DockerfileTest {
     }
 
     @Test
+    void theJvmAsksForItsHeapInTransparentHugePagesAsTheBenchmarksRunIt() {
+        List<String> entrypoint = dockerfile.entrypoint();
+        assertTrue(entrypoint.subList(0, entrypoint.indexOf("-jar")).contains("-XX:+UseTransparentHugePages"),
+                "the throughput and state figures of docs/tuning.md were measured with it: " + entrypoint);
+    }
+
+    @Test
     void exposesTheHttpPortTheConfigurationGives() {
         assertEquals(List.of(String.valueOf(httpPort())), dockerfile.runtime().all("EXPOSE"),
                 "EXPOSE is " + EnforcerConfig.HTTP_PORT_CONFIG + " as the image configures it");

@@ -17,6 +17,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class ChildJvm implements AutoCloseable {
 
+    /** The heap in transparent huge pages, as the image's entrypoint runs the enforcer. */
+    static final String HUGE_PAGES = "-XX:+UseTransparentHugePages";
+
     private final String what;
     private final Process process;
     private final Path log;
@@ -42,7 +45,9 @@ final class ChildJvm implements AutoCloseable {
     static ChildJvm enforcer(List<String> jvmOptions, List<String> runArgs, Path log) {
         List<String> args = new ArrayList<>(List.of("run"));
         args.addAll(runArgs);
-        return start("the enforcer", jvmOptions, "dev.quotaenforcer.Main", args, log);
+        List<String> jvm = new ArrayList<>(List.of(HUGE_PAGES));
+        jvm.addAll(jvmOptions);
+        return start("the enforcer", jvm, "dev.quotaenforcer.Main", args, log);
     }
 
     /**

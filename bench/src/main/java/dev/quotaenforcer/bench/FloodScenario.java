@@ -217,7 +217,7 @@ public final class FloodScenario implements Scenario {
                 new Chart.Bar("ready, no keys", m.idle.rssBytes() / MIB, 0),
                 new Chart.Bar(m.requests + " random keys", m.loaded.rssBytes() / MIB, 0),
                 new Chart.Bar("peak", m.loaded.peakBytes() / MIB, 0))));
-        result.note("The enforcer ran as its own JVM (" + StateScenario.HEAP + ", the `run` command with its default "
+        result.note("The enforcer ran as its own JVM (" + StateScenario.HEAP + " " + ChildJvm.HUGE_PAGES + " as the image runs it, the `run` command with its default "
                 + "settings on this scenario's embedded broker, exactly-once, " + PARTITIONS + " partitions, so "
                 + PARTITIONS + " tasks) with " + EnforcerConfig.DEFAULT_PLAN_CONFIG + "=" + PLAN_ID + " and "
                 + EnforcerConfig.DEFAULT_PLAN_MAX_KEYS_CONFIG + "=" + m.cap + (m.cap == 0 ? " (no cap)" : " per task: "

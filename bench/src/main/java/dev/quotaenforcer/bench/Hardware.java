@@ -1,5 +1,6 @@
 package dev.quotaenforcer.bench;
 
+import com.sun.management.HotSpotDiagnosticMXBean;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
@@ -17,10 +18,22 @@ public record Hardware(int cores, String cpu, String jvm, String os, long maxHea
 
     public static Hardware detect() {
         return new Hardware(Runtime.getRuntime().availableProcessors(), cpuModel(CPUINFO),
-                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
+                        + (hugePages() ? " (heap in transparent huge pages)" : ""),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"),
                 Runtime.getRuntime().maxMemory() / (1024 * 1024),
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** Whether this JVM asked for its heap in transparent huge pages, which moves the enforcer's figures (docs/tuning.md). */
+    static boolean hugePages() {
+        try {
+            HotSpotDiagnosticMXBean hotspot = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+            return hotspot != null && Boolean.parseBoolean(hotspot.getVMOption("UseTransparentHugePages").getValue());
+        } catch (IllegalArgumentException e) {
+            // Not a HotSpot JVM: it has no such option.
+            return false;
+        }
     }
 
     /** The first {@code model name} of a cpuinfo file, or "unknown CPU" where there is none (not Linux). */

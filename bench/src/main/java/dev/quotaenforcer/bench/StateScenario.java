@@ -524,7 +524,7 @@ public final class StateScenario implements Scenario {
                 new Chart.Bar(m.keys + " keys", m.loaded.rssBytes() / MIB, 0),
                 new Chart.Bar("peak", m.loaded.peakBytes() / MIB, 0),
                 new Chart.Bar("restored", m.restored.rssBytes() / MIB, 0))));
-        result.note("The enforcer ran as its own JVM (" + HEAP + ", the `run` command on this scenario's embedded broker, "
+        result.note("The enforcer ran as its own JVM (" + HEAP + " " + ChildJvm.HUGE_PAGES + " as the image runs it, the `run` command on this scenario's embedded broker, "
                 + "exactly-once, " + PARTITIONS + " partitions, one stream thread); memory is read from /proc/<pid>/status "
                 + "and `jcmd GC.heap_info` (reachable heap: `GC.class_histogram`) once its committed offsets covered every request. Key entries (state and usage) "
                 + "live in RocksDB; RocksDB's block cache and memtables are off-heap, bounded by "
