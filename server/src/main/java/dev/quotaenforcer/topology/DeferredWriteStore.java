@@ -28,7 +28,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  *
  * <p>Under exactly-once Kafka Streams checkpoints a running task's stores only as it suspends or
  * closes it cleanly, and wipes them after any other close, so the changelog alone carries each
- * commit: writing each commit's changes into RocksDB too (a JNI call into a write batch and its
+ * commit (with {@code enable.transactional.statestores} on it checkpoints at every commit instead,
+ * and what waits is written then): writing each commit's changes into RocksDB too (a JNI call into a write batch and its
  * memtable inserts) was about a fifth of the deciding thread's time ({@code DecisionPathBenchmarks},
  * 100 ms commits). Under at-least-once a checkpoint writes what waits first, so the offsets a store
  * records never run ahead of its contents. What waits is dropped at any other close, as a store
