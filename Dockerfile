@@ -52,6 +52,7 @@ WORKDIR /app
 # OutOfMemoryError would leave a process that is up but decides nothing, so exit instead.
 # Transparent huge pages for the heap: each decision looks its key up in maps of every active key and
 # its request id in a table of every id of the dedup window, at random places in the heap, and 2 MiB
-# pages miss the TLB less than 4 KiB ones (docs/tuning.md has the figures). The host's THP mode must be "madvise" or "always"; under "never" the heap keeps 4 KiB pages.
+# pages miss the TLB less than 4 KiB ones (docs/tuning.md has the figures). The host's THP mode must
+# be "madvise" or "always"; under "never" the heap keeps 4 KiB pages.
 ENTRYPOINT ["java", "-XX:+ExitOnOutOfMemoryError", "-XX:+UseTransparentHugePages", "-jar", "/app/quota-enforcer.jar"]
 CMD ["run"]

@@ -9,6 +9,7 @@ import java.util.NavigableMap;
 import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,9 +30,9 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * <p>Under exactly-once Kafka Streams checkpoints a running task's stores only as it suspends or
  * closes it cleanly, and wipes them after any other close, so the changelog alone carries each
  * commit (with {@code enable.transactional.statestores} on it checkpoints at every commit instead,
- * and what waits is written then): writing each commit's changes into RocksDB too (a JNI call into a write batch and its
- * memtable inserts) was about a fifth of the deciding thread's time ({@code DecisionPathBenchmarks},
- * 100 ms commits). Under at-least-once a checkpoint writes what waits first, so the offsets a store
+ * and what waits is written then): writing each commit's changes into RocksDB too (a JNI call into
+ * a write batch and its memtable inserts) was about a fifth of the deciding thread's time
+ * ({@code DecisionPathBenchmarks}, 100 ms commits). Under at-least-once a checkpoint writes what waits first, so the offsets a store
  * records never run ahead of its contents. What waits is dropped at any other close, as a store
  * closed dirty is restored from its changelog.
  *
@@ -156,34 +157,28 @@ final class DeferredWriteStore extends WrappedStateStore<KeyValueStore<Bytes, by
 
     @Override
     public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
-        return merged(waiting(from, to), wrapped().range(from, to), false);
+        return merged(waiting(key -> within(key, from, to)), wrapped().range(from, to), false);
     }
 
     @Override
     public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
-        return merged(waiting(from, to).descendingMap(), wrapped().reverseRange(from, to), true);
+        return merged(waiting(key -> within(key, from, to)).descendingMap(), wrapped().reverseRange(from, to), true);
     }
 
     @Override
     public KeyValueIterator<Bytes, byte[]> all() {
-        return merged(waiting(null, null), wrapped().all(), false);
+        return merged(waiting(key -> true), wrapped().all(), false);
     }
 
     @Override
     public KeyValueIterator<Bytes, byte[]> reverseAll() {
-        return merged(waiting(null, null).descendingMap(), wrapped().reverseAll(), true);
+        return merged(waiting(key -> true).descendingMap(), wrapped().reverseAll(), true);
     }
 
     @Override
     public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
         byte[] start = prefixKeySerializer.serialize(null, prefix);
-        NavigableMap<Bytes, byte[]> waiting = new TreeMap<>();
-        pending.forEach((key, value) -> {
-            if (startsWith(key.get(), start)) {
-                waiting.put(key, value);
-            }
-        });
-        return merged(waiting, wrapped().prefixScan(prefix, prefixKeySerializer), false);
+        return merged(waiting(key -> startsWith(key.get(), start)), wrapped().prefixScan(prefix, prefixKeySerializer), false);
     }
 
     @Override
@@ -192,17 +187,22 @@ final class DeferredWriteStore extends WrappedStateStore<KeyValueStore<Bytes, by
     }
 
     /**
-     * A sorted copy of what waits between {@code from} and {@code to} (inclusive; null for no bound),
-     * taken before the store's own iterator opens: a value written meanwhile is then in one or the other.
+     * A sorted copy of what waits under the keys {@code iterated} takes, taken before the store's own
+     * iterator opens: a value written meanwhile is then in one or the other.
      */
-    private NavigableMap<Bytes, byte[]> waiting(Bytes from, Bytes to) {
+    private NavigableMap<Bytes, byte[]> waiting(Predicate<Bytes> iterated) {
         NavigableMap<Bytes, byte[]> waiting = new TreeMap<>();
         pending.forEach((key, value) -> {
-            if ((from == null || key.compareTo(from) >= 0) && (to == null || key.compareTo(to) <= 0)) {
+            if (iterated.test(key)) {
                 waiting.put(key, value);
             }
         });
         return waiting;
+    }
+
+    /** Whether {@code key} lies between {@code from} and {@code to}, inclusive; null for no bound. */
+    private static boolean within(Bytes key, Bytes from, Bytes to) {
+        return (from == null || key.compareTo(from) >= 0) && (to == null || key.compareTo(to) <= 0);
     }
 
     private static boolean startsWith(byte[] key, byte[] prefix) {

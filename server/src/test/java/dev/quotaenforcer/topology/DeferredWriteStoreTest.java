@@ -44,7 +44,6 @@ class DeferredWriteStoreTest {
         store.close();
     }
 
-    @SuppressWarnings("unchecked")
     private KeyValueStore<Bytes, byte[]> open() {
         KeyValueStore<Bytes, byte[]> opened = DeferredWriteStore.supplier(Stores.persistentKeyValueStore("entries")).get();
         opened.init(context, opened);
