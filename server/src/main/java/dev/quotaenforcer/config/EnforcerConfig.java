@@ -274,7 +274,8 @@ public final class EnforcerConfig extends AbstractConfig {
 
     /**
      * Kafka Streams properties: every setting that is not the enforcer's own, over the enforcer's
-     * defaults (application id {@code quota-enforcer}, exactly-once v2, task idling off). A new object each call.
+     * defaults (application id {@code quota-enforcer}, exactly-once v2, task idling off, no early commits
+     * by uncommitted bytes unless state stores are transactional). A new object each call.
      */
     public Properties streamsProperties() {
         Properties props = new Properties();
@@ -291,6 +292,12 @@ public final class EnforcerConfig extends AbstractConfig {
             if (!DEFINITION.names().contains(entry.getKey())) {
                 props.put(entry.getKey(), entry.getValue());
             }
+        }
+        // At every turn of its loop Kafka Streams asks each store of each task for its uncommitted bytes,
+        // to commit early past this bound; only transactional state stores count any. Without them the
+        // walk finds nothing and took 1% of the stream thread's samples in the throughput benchmark.
+        if (!Boolean.parseBoolean(String.valueOf(props.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG)).strip())) {
+            props.putIfAbsent(StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG, -1L);
         }
         PRODUCER_DEFAULTS.forEach((name, value) -> {
             String prefixed = StreamsConfig.producerPrefix(name);

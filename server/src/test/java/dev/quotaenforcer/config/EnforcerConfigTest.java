@@ -182,6 +182,15 @@ class EnforcerConfigTest {
     }
 
     @Test
+    void leavesEarlyCommitsByUncommittedBytesToTransactionalStateStores() {
+        String bound = StreamsConfig.STATESTORE_UNCOMMITTED_MAX_BYTES_CONFIG;
+        assertEquals(-1L, new EnforcerConfig(Map.of()).streamsProperties().get(bound));
+        assertNull(new EnforcerConfig(Map.of(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, "true"))
+                .streamsProperties().get(bound));
+        assertEquals("1048576", new EnforcerConfig(Map.of(bound, "1048576")).streamsProperties().get(bound));
+    }
+
+    @Test
     void letsUserSetProcessingGuaranteeAndApplicationIdWin() {
         Properties props = new EnforcerConfig(Map.of(
                 StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE,
