@@ -21,13 +21,16 @@ class UsageLedgerTest {
 
     private final List<KeyUsage> keyUsages = new ArrayList<>();
     private final List<PlanUsage> planShares = new ArrayList<>();
+    /** The entries as they stand, which a write reads its figures from. */
+    private final Map<String, KeyEntry> entries = new HashMap<>();
 
     @Test
     void writesABusyKeysFigureOncePerIntervalWithEveryDecisionCounted() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
         KeyEntry entry = KeyEntry.of(null);
         for (int i = 0; i < 50; i++) {
             entry = ledger.count(entry, usage("k-1", "p", i % 5 != 4, NOON.plusSeconds(i)));
+            entries.put("k-1", entry);
         }
 
         assertTrue(write(ledger, Long.MIN_VALUE));
@@ -45,11 +48,12 @@ class UsageLedgerTest {
 
     @Test
     void writesOnRestartTheFiguresACrashLeftUnwrittenAndRecomputesThePlanShares() {
-        UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE);
+        UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE, entries::get);
         KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
         KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
-        ledger.restore("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)));
-        ledger.restore("k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
+        entries.put("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)));
+        entries.put("k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
+        entries.forEach(ledger::restore);
 
         write(ledger, Long.MIN_VALUE);
 
@@ -60,16 +64,17 @@ class UsageLedgerTest {
 
     @Test
     void anHourIsClosedByTheFirstWriteAfterTheWatermarkPassesItsEndAndIsNotReadBackAfterIt() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
         KeyEntry entry = ledger.count(KeyEntry.of(null), usage("k-1", "p", true, NOON.plusSeconds(600)));
         long nextHour = NOON.plus(Duration.ofHours(1)).toEpochMilli();
         entry = ledger.count(entry, usage("k-1", "p", true, Instant.ofEpochMilli(nextHour)));
+        entries.put("k-1", entry);
 
         write(ledger, nextHour);
 
         assertEquals(nextHour, ledger.closedBefore(), "noon's hour is closed by this write");
         assertEquals(2, keyUsages.size(), "its last figure went out with it");
-        UsageLedger restarted = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
+        UsageLedger restarted = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore(), entries::get);
         restarted.restore("k-1", entry);
         keyUsages.clear();
         planShares.clear();
@@ -88,8 +93,8 @@ class UsageLedgerTest {
             Map<String, long[]> counted = new HashMap<>();
             Map<String, String> planOf = new HashMap<>();
             // The entries as committed, and the two numbers kept beside them.
-            Map<String, KeyEntry> entries = new HashMap<>();
-            UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+            entries.clear();
+            UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
             long time = NOON.toEpochMilli();
             for (int step = 0; step < 300; step++) {
                 int action = random.nextInt(20);
@@ -98,7 +103,7 @@ class UsageLedgerTest {
                 if (action == 0) {
                     write(ledger, firstOpenHour);
                 } else if (action == 1) {
-                    ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
+                    ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore(), entries::get);
                     for (Map.Entry<String, KeyEntry> entry : entries.entrySet()) {
                         ledger.restore(entry.getKey(), entry.getValue());
                     }
