@@ -168,7 +168,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         Long lastWrite = watermark.get(LAST_USAGE_WRITE);
         Long closedBefore = watermark.get(USAGE_CLOSED_BEFORE);
         usage = new UsageLedger(context.taskId().toString(), lastWrite == null ? 0 : lastWrite,
-                closedBefore == null ? Long.MIN_VALUE : closedBefore, states::get);
+                closedBefore == null ? Long.MIN_VALUE : closedBefore);
         keysWithState = 0;
         try (KeyValueIterator<String, KeyEntry> all = states.all()) {
             while (all.hasNext()) {

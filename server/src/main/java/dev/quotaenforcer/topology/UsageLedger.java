@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * A task's hourly usage, counted into its keys' entries ({@link KeyEntry}) as it decides, and what
@@ -23,9 +22,7 @@ import java.util.function.Function;
  * of one per commit. Each figure carries the number of the write due to take it out, and the task
  * keeps the number of its last completed write beside its entries, committed with them: on restart,
  * the figures with a later number are the ones a crash kept from being written. Marking them costs
- * one record per write, not one per figure. The same number tells a decision whether its key's hour
- * is already due, so only a figure's first change between writes is noted here; the write reads the
- * figures as they stand from the entries.
+ * one record per write, not one per figure.
  *
  * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
  * nothing more, so no decision comes too late for its hour. The first write after an hour closed
@@ -36,8 +33,6 @@ import java.util.function.Function;
 final class UsageLedger {
 
     private final String task;
-    /** Each key's entry as it stands, where a write reads the figures it takes out. */
-    private final Function<String, KeyEntry> entries;
     /** Figures counted since the last write: what the next write takes out. */
     private final Map<IdHour, Change> unwritten = new LinkedHashMap<>();
     private final Map<IdHour, PlanUsage> planShares = new HashMap<>();
@@ -50,11 +45,9 @@ final class UsageLedger {
     /**
      * @param lastWrite    the number of the task's last completed write (0 for none)
      * @param closedBefore the start of the first hour not closed at that write (Long.MIN_VALUE for none)
-     * @param entries      each key's entry as it stands, with every figure counted in (null for none)
      */
-    UsageLedger(String task, long lastWrite, long closedBefore, Function<String, KeyEntry> entries) {
+    UsageLedger(String task, long lastWrite, long closedBefore) {
         this.task = task;
-        this.entries = entries;
         this.nextWrite = lastWrite + 1;
         this.closedBefore = closedBefore;
     }
@@ -71,7 +64,7 @@ final class UsageLedger {
             addToPlanShare(hour.usage(apiKey), 1);
             if (hour.write() >= nextWrite) {
                 // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour));
+                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour, hour));
             }
         }
     }
@@ -82,11 +75,12 @@ final class UsageLedger {
         KeyEntry.Hour before = entry.hour(hourMs);
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
         KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
-        if (before == null || before.write() < nextWrite) {
-            // The figure's first change since the last write; a later one finds it due by its number.
-            unwritten.put(new IdHour(delta.apiKey(), hourMs), new Change(before));
-        } else if (!before.plan().equals(after.plan())) {
-            unwritten.computeIfAbsent(new IdHour(delta.apiKey(), hourMs), keyHour -> new Change(before)).leave(before.plan());
+        IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
+        Change change = unwritten.get(keyHour);
+        if (change == null) {
+            unwritten.put(keyHour, new Change(before, after));
+        } else {
+            change.moveTo(after);
         }
         return entry.withHour(after);
     }
@@ -102,10 +96,9 @@ final class UsageLedger {
             for (Map.Entry<IdHour, Change> unwrittenFigure : unwritten.entrySet()) {
                 String apiKey = unwrittenFigure.getKey().id();
                 Change change = unwrittenFigure.getValue();
-                KeyEntry.Hour figure = entries.apply(apiKey).hour(unwrittenFigure.getKey().hourMs());
-                KeyUsage latest = figure.usage(apiKey);
+                KeyUsage latest = change.latest.usage(apiKey);
                 keys.accept(latest);
-                if (!figure.equals(change.written)) {
+                if (change.written != change.latest) {
                     if (change.written != null) {
                         addToPlanShare(change.written.usage(apiKey), -1);
                     }
@@ -113,7 +106,7 @@ final class UsageLedger {
                 }
                 for (String plan : change.passedPlans) {
                     // A plan the key was on only between writes: its share is written too, as it stands.
-                    IdHour planHour = new IdHour(plan, figure.hourMs());
+                    IdHour planHour = new IdHour(plan, change.latest.hourMs());
                     planShares.putIfAbsent(planHour, PlanUsage.none(plan, latest.hour()));
                     changedPlanShares.add(planHour);
                 }
@@ -152,22 +145,26 @@ final class UsageLedger {
 
     /**
      * A key's hour since the last write: the figure its plan's share holds ({@code written}, null
-     * for none), and the plans the figure had since but has neither now nor at the write (rare: a key's plan changed).
+     * for none) and the figure now.
      */
     private static final class Change {
         private final KeyEntry.Hour written;
+        private KeyEntry.Hour latest;
+        /** The plans the figure had since the write but has neither now nor at the write (rare: a key's plan changed). */
         private List<String> passedPlans = List.of();
 
-        Change(KeyEntry.Hour written) {
+        Change(KeyEntry.Hour written, KeyEntry.Hour latest) {
             this.written = written;
+            this.latest = latest;
         }
 
-        /** Notes that the figure leaves {@code plan} for another. */
-        void leave(String plan) {
-            if ((written == null || !plan.equals(written.plan())) && !passedPlans.contains(plan)) {
+        void moveTo(KeyEntry.Hour next) {
+            String plan = latest.plan();
+            if (!plan.equals(next.plan()) && (written == null || !plan.equals(written.plan())) && !passedPlans.contains(plan)) {
                 passedPlans = new ArrayList<>(passedPlans);
                 passedPlans.add(plan);
             }
+            latest = next;
         }
     }
 

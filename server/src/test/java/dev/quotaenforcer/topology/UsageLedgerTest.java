@@ -21,16 +21,13 @@ class UsageLedgerTest {
 
     private final List<KeyUsage> keyUsages = new ArrayList<>();
     private final List<PlanUsage> planShares = new ArrayList<>();
-    /** The entries as they stand, which a write reads its figures from. */
-    private final Map<String, KeyEntry> entries = new HashMap<>();
 
     @Test
     void writesABusyKeysFigureOncePerIntervalWithEveryDecisionCounted() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
+        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
         KeyEntry entry = KeyEntry.of(null);
         for (int i = 0; i < 50; i++) {
             entry = ledger.count(entry, usage("k-1", "p", i % 5 != 4, NOON.plusSeconds(i)));
-            entries.put("k-1", entry);
         }
 
         assertTrue(write(ledger, Long.MIN_VALUE));
@@ -48,12 +45,11 @@ class UsageLedgerTest {
 
     @Test
     void writesOnRestartTheFiguresACrashLeftUnwrittenAndRecomputesThePlanShares() {
-        UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE, entries::get);
+        UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE);
         KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
         KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
-        entries.put("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)));
-        entries.put("k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
-        entries.forEach(ledger::restore);
+        ledger.restore("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)));
+        ledger.restore("k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
 
         write(ledger, Long.MIN_VALUE);
 
@@ -64,17 +60,16 @@ class UsageLedgerTest {
 
     @Test
     void anHourIsClosedByTheFirstWriteAfterTheWatermarkPassesItsEndAndIsNotReadBackAfterIt() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
+        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
         KeyEntry entry = ledger.count(KeyEntry.of(null), usage("k-1", "p", true, NOON.plusSeconds(600)));
         long nextHour = NOON.plus(Duration.ofHours(1)).toEpochMilli();
         entry = ledger.count(entry, usage("k-1", "p", true, Instant.ofEpochMilli(nextHour)));
-        entries.put("k-1", entry);
 
         write(ledger, nextHour);
 
         assertEquals(nextHour, ledger.closedBefore(), "noon's hour is closed by this write");
         assertEquals(2, keyUsages.size(), "its last figure went out with it");
-        UsageLedger restarted = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore(), entries::get);
+        UsageLedger restarted = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
         restarted.restore("k-1", entry);
         keyUsages.clear();
         planShares.clear();
@@ -93,8 +88,8 @@ class UsageLedgerTest {
             Map<String, long[]> counted = new HashMap<>();
             Map<String, String> planOf = new HashMap<>();
             // The entries as committed, and the two numbers kept beside them.
-            entries.clear();
-            UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE, entries::get);
+            Map<String, KeyEntry> entries = new HashMap<>();
+            UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
             long time = NOON.toEpochMilli();
             for (int step = 0; step < 300; step++) {
                 int action = random.nextInt(20);
@@ -103,7 +98,7 @@ class UsageLedgerTest {
                 if (action == 0) {
                     write(ledger, firstOpenHour);
                 } else if (action == 1) {
-                    ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore(), entries::get);
+                    ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
                     for (Map.Entry<String, KeyEntry> entry : entries.entrySet()) {
                         ledger.restore(entry.getKey(), entry.getValue());
                     }
