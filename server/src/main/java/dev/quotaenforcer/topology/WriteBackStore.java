@@ -39,7 +39,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /** The most changes held before they are written back without waiting for the commit; also the most values kept once written. */
     static final int MAX_HELD = 20_000;
-    /** Marks a key deleted, written back or not: a held value is never null. */
+    /** Marks a key deleted (a map of changes cannot hold null). */
     private static final Object DELETED = new Object();
 
     /**
@@ -175,7 +175,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         }
         changed.clear();
         if (held.size() > MAX_HELD) {
-            // Let go only once written beneath, so a concurrent reader finds each value in one place or the other.
+            // Kept only once in the store beneath, so a concurrent reader finds the value in one place or another.
             held.values().removeIf(entry -> entry.writeBack != writeBacks);
         }
     }
