@@ -39,23 +39,18 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /** The most changes held before they are written back without waiting for the commit; also the most values kept once written. */
     static final int MAX_HELD = 20_000;
-    /** Marks a key deleted (a map of changes cannot hold null). */
+    /** Marks a key deleted since the last write-back (a map of changes cannot hold null). */
     private static final Object DELETED = new Object();
 
+    /** Changes since the last write-back; concurrent, as interactive queries read it from other threads. */
+    private final Map<K, Object> changed = new ConcurrentHashMap<>();
     /**
-     * Each key's value as changed since the last write-back or as written back lately, at most
-     * {@link #MAX_HELD} of those: a key decided again soon after a commit is not read back from
-     * RocksDB, a JNI call and a decoding per read. Under exactly-once, with a commit every 100 ms,
-     * those reads and the write-back's puts took as much of the deciding thread as all the rest of the
-     * enforcer's work per decision ({@code DecisionPathBenchmarks}). One map for both, its entries
-     * changed in place, so a decision costs one lookup to read and one to write, and a write-back none.
-     * Concurrent, as interactive queries read it from other threads.
+     * Values written back lately, at most {@link #MAX_HELD}: a key decided again soon after a commit is
+     * not read back from RocksDB, a JNI call and a decoding per read. Under exactly-once, with a commit
+     * every 100 ms, those reads and the write-back's puts took as much of the deciding thread as all
+     * the rest of the enforcer's work per decision ({@code DecisionPathBenchmarks}).
      */
-    private final Map<K, Held<K>> held = new ConcurrentHashMap<>();
-    /** The entries changed since the last write-back, in the order first changed; only the task's thread touches it. */
-    private final List<Held<K>> changed = new ArrayList<>();
-    /** How many write-backs this store made: the entries the last one wrote are the ones kept past the bound. */
-    private long writeBacks;
+    private final Map<K, Object> written = new ConcurrentHashMap<>();
     /** The task's thread: the one that writes, and the one whose iteration must see every change. */
     private volatile Thread owner;
     /** Values that will not change again: nothing is gained by holding them, so they are written through. */
@@ -89,10 +84,12 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @Override
     @SuppressWarnings("unchecked")
     public V get(K key) {
-        Held<K> entry = held.get(key);
-        if (entry != null) {
-            Object value = entry.value;
-            return value == DELETED ? null : (V) value;
+        Object held = changed.get(key);
+        if (held == null) {
+            held = written.get(key);
+        }
+        if (held != null) {
+            return held == DELETED ? null : (V) held;
         }
         return wrapped().get(key);
     }
@@ -103,10 +100,8 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             owner = Thread.currentThread();
             wrapped().put(key, value);
             // Removed only once written, so a concurrent reader finds the value in one place or the other.
-            Held<K> entry = held.remove(key);
-            if (entry != null) {
-                entry.changed = false;
-            }
+            written.remove(key);
+            changed.remove(key);
         } else {
             hold(key, value == null ? DELETED : value);
         }
@@ -114,19 +109,9 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     private void hold(K key, Object change) {
         owner = Thread.currentThread();
-        Held<K> entry = held.get(key);
-        if (entry == null) {
-            entry = new Held<>(key, change);
-            held.put(key, entry);
-        } else {
-            entry.value = change;
-        }
-        if (!entry.changed) {
-            entry.changed = true;
-            changed.add(entry);
-            if (changed.size() > MAX_HELD) {
-                writeBack();
-            }
+        changed.put(key, change);
+        if (changed.size() > MAX_HELD) {
+            writeBack();
         }
     }
 
@@ -160,29 +145,23 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         if (changed.isEmpty()) {
             return;
         }
-        writeBacks++;
+        if (written.size() + changed.size() > MAX_HELD) {
+            written.clear();
+        }
         List<KeyValue<K, V>> changes = new ArrayList<>(changed.size());
-        for (Held<K> entry : changed) {
-            if (entry.changed) {
-                changes.add(KeyValue.pair(entry.key, entry.value == DELETED ? null : (V) entry.value));
-            }
+        for (Map.Entry<K, Object> change : changed.entrySet()) {
+            changes.add(KeyValue.pair(change.getKey(), change.getValue() == DELETED ? null : (V) change.getValue()));
         }
         // One write batch into RocksDB (a null value deletes), where a put per key went into RocksDB key by key.
         wrapped().putAll(changes);
-        for (Held<K> entry : changed) {
-            entry.changed = false;
-            entry.writeBack = writeBacks;
-        }
+        // Kept once in the store, so a concurrent reader finds the value in one place or another.
+        written.putAll(changed);
         changed.clear();
-        if (held.size() > MAX_HELD) {
-            // Kept only once in the store beneath, so a concurrent reader finds the value in one place or another.
-            held.values().removeIf(entry -> entry.writeBack != writeBacks);
-        }
     }
 
     private void forgetHeld() {
         changed.clear();
-        held.clear();
+        written.clear();
     }
 
     /** Called by Kafka Streams as it prepares the task's commit. */
@@ -245,21 +224,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @Override
     public long approximateNumEntries() {
         return wrapped().approximateNumEntries() + changed.size();
-    }
-
-    /** A key's value held: changed since the last write-back, or as written back by the write-back numbered {@link #writeBack}. */
-    private static final class Held<K> {
-        private final K key;
-        /** The value, or {@link #DELETED}; volatile, as interactive queries read it from other threads. */
-        private volatile Object value;
-        /** Whether the value changed since the last write-back; the task's thread alone reads and writes it. */
-        private boolean changed;
-        private long writeBack;
-
-        Held(K key, Object value) {
-            this.key = key;
-            this.value = value;
-        }
     }
 
     /** Builds a {@link WriteBackStore} over another builder's store, whose name and changelog it keeps. */
