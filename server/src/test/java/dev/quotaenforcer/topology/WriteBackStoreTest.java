@@ -46,6 +46,22 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aKeyChangedAgainAfterItsWriteBackWaitsForTheNextCommit() {
+        store.put("k", 1L);
+        store.flushCache();
+        store.put("k", 2L);
+
+        assertEquals(2L, store.get("k"));
+        assertEquals(1L, beneath.get("k"));
+
+        store.flushCache();
+        assertEquals(2L, beneath.get("k"));
+        beneath.put("k", 7L);
+        store.flushCache();
+        assertEquals(7L, beneath.get("k"), "a commit with nothing changed writes nothing back");
+    }
+
+    @Test
     void aDeletionHeldHidesTheStoredValueUntilItIsWrittenBack() {
         store.put("k", 1L);
         store.flushCache();
