@@ -32,9 +32,9 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * commit (with {@code enable.transactional.statestores} on it checkpoints at every commit instead,
  * and what waits is written then): writing each commit's changes into RocksDB too (a JNI call into
  * a write batch and its memtable inserts) was about a fifth of the deciding thread's time
- * ({@code DecisionPathBenchmarks}, 100 ms commits). Under at-least-once a checkpoint writes what waits first, so the offsets a store
- * records never run ahead of its contents. What waits is dropped at any other close, as a store
- * closed dirty is restored from its changelog.
+ * ({@code DecisionPathBenchmarks}, 100 ms commits). Under at-least-once a checkpoint writes what
+ * waits first, so the offsets a store records never run ahead of its contents. What waits is
+ * dropped at any other close, as a store closed dirty is restored from its changelog.
  *
  * <p>Reads see what waits, from any thread: a get looks here first, and an iteration merges a sorted
  * copy of it with RocksDB's. Only the task's thread writes. Queries of Kafka Streams' interactive
