@@ -28,9 +28,14 @@ final class StreamThreadProfile implements AutoCloseable {
     }
 
     /**
-     * In the order a stack is read, top first. Generic code (the JDK, Jackson, Kafka's serializers and
-     * utilities) names no area, so a sample there is charged to the code that called it.
+     * Generic code that names no area, so that a sample there is charged to the code that called it: the
+     * JDK and Jackson by naming no rule below, Kafka's records, serializers and utilities by this list
+     * (a producer's varint writes are the producer's sending, not its caller's polling).
      */
+    private static final List<String> GENERIC = List.of("org.apache.kafka.common.utils.",
+            "org.apache.kafka.common.record.", "org.apache.kafka.common.serialization.",
+            "org.apache.kafka.common.compress.", "org.apache.kafka.common.internals.");
+    /** In the order a stack is read, top first; a frame is charged to the first of these that owns it. */
     private static final List<Area> AREAS = List.of(
             new Area("record cache", List.of("org.apache.kafka.streams.state.internals.ThreadCache",
                     "org.apache.kafka.streams.state.internals.NamedCache", "org.apache.kafka.streams.state.internals.Caching",
@@ -51,6 +56,12 @@ final class StreamThreadProfile implements AutoCloseable {
             new Area("key entries and usage counting", List.of("dev.quotaenforcer.topology.UsageLedger",
                     "dev.quotaenforcer.topology.KeyEntry", "dev.quotaenforcer.event.KeyUsage",
                     "dev.quotaenforcer.event.PlanUsage")),
+            new Area("write-back stores (changes held until the commit)", List.of(
+                    "dev.quotaenforcer.topology.WriteBackStore", "dev.quotaenforcer.topology.DeferredWriteStore")),
+            new Area("plans and key assignments in memory", List.of("dev.quotaenforcer.topology.AssignmentCache",
+                    "dev.quotaenforcer.topology.PlanCache")),
+            new Area("publishing outcomes (and the decision meters)", List.of(
+                    "dev.quotaenforcer.topology.OutcomePublisher", "dev.quotaenforcer.topology.DecisionStats")),
             new Area("other enforcer code", List.of("dev.quotaenforcer.")),
             new Area("Kafka Streams per-node work", List.of("org.apache.kafka.streams.processor.internals.ProcessorNode",
                     "org.apache.kafka.streams.processor.internals.SinkNode", "org.apache.kafka.streams.processor.internals.SourceNode",
@@ -115,11 +126,16 @@ final class StreamThreadProfile implements AutoCloseable {
     }
 
     private static String area(List<RecordedFrame> frames) {
-        for (RecordedFrame frame : frames) {
-            if (frame.getMethod() == null || frame.getMethod().getType() == null) {
+        return areaOf(frames.stream().filter(frame -> frame.getMethod() != null && frame.getMethod().getType() != null)
+                .map(frame -> frame.getMethod().getType().getName()).toList());
+    }
+
+    /** The area a stack of classes (top first) is charged to. */
+    static String areaOf(List<String> classNames) {
+        for (String className : classNames) {
+            if (GENERIC.stream().anyMatch(className::startsWith)) {
                 continue;
             }
-            String className = frame.getMethod().getType().getName();
             for (Area area : AREAS) {
                 if (area.owns(className)) {
                     return area.name();
