@@ -13,6 +13,7 @@ import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+/** Which of the embedded broker's error lines the filter demotes to warnings, and that it leaves the rest alone. */
 class RetriedSequenceFilterTest {
 
     private static final String REFUSED = "Invalid sequence number for producer 7 at offset 2 in partition "
