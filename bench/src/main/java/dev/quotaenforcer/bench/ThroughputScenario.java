@@ -477,9 +477,10 @@ public final class ThroughputScenario implements Scenario {
         runs.forEach(run -> samples.add(Numbers.of(run.profile().getOrDefault("", 0.0))));
         rows.add(samples);
         return new Table("Where the stream thread's time goes: share of its execution samples by area of the code (a "
-                + "sample is charged to the first frame from the top of its stack that belongs to an area; the JDK, Jackson and "
-                + "Kafka's records, serializers and utilities are charged to their caller). Execution samples see Java code only: time the thread "
-                + "spends inside RocksDB's native calls is in none of them (DecisionPathBenchmarks measures it with the rest)",
+                + "sample is charged to the first frame from the top of its stack that belongs to an area; the JDK, "
+                + "Jackson and Kafka's records, serializers and utilities are charged to their caller). Execution samples "
+                + "see Java code only: time the thread spends inside RocksDB's native calls is in none of them "
+                + "(DecisionPathBenchmarks measures it with the rest)",
                 columns, rows);
     }
 

@@ -51,14 +51,16 @@ class RetriedSequenceFilterTest {
     @Test
     void otherErrorsStayErrorsWithTheirStackTraces() {
         OutOfOrderSequenceException gap = new OutOfOrderSequenceException(
-                "Out of order sequence number for producer 35 at offset 1701 in partition p-0: 51 (incoming seq. number), "
-                        + "49 (current end sequence number)");
+                "Out of order sequence number for producer 35 at offset 1701 in partition p-0: "
+                        + "51 (incoming seq. number), 49 (current end sequence number)");
         context.getLogger(RetriedSequenceFilter.BROKER_LOGGER).error("Error processing append operation", gap);
         context.getLogger("dev.quotaenforcer.Elsewhere").error("the same words elsewhere",
                 new OutOfOrderSequenceException(REFUSED));
         context.getLogger(RetriedSequenceFilter.BROKER_LOGGER).error("no exception");
 
-        assertEquals(List.of(Level.ERROR, Level.ERROR, Level.ERROR), logged.list.stream().map(ILoggingEvent::getLevel).toList());
-        assertEquals(OutOfOrderSequenceException.class.getName(), logged.list.get(0).getThrowableProxy().getClassName());
+        assertEquals(List.of(Level.ERROR, Level.ERROR, Level.ERROR),
+                logged.list.stream().map(ILoggingEvent::getLevel).toList());
+        assertEquals(OutOfOrderSequenceException.class.getName(),
+                logged.list.get(0).getThrowableProxy().getClassName());
     }
 }
