@@ -13,27 +13,26 @@ import java.util.List;
  * hours still open or not yet written. One entry means a decision reads and writes one value, and a
  * commit writes one changelog record per changed key.
  *
- * <p>The state is held either decoded (as a decision left it) or as the bytes it was read as, decoded
- * only when asked: the expiry sweep needs only its idle time. Immutable, as interactive queries read
- * entries from other threads.
+ * <p>The state is held as its encoded bytes, decoded when asked: one small array where the decoded
+ * state was a handful of objects, which the key's next decision found cold in memory at 100k keys;
+ * and the expiry sweep needs only its idle time. Immutable, as interactive queries read entries
+ * from other threads.
  */
 public final class KeyEntry {
 
     static final long HOUR_MS = Duration.ofHours(1).toMillis();
 
-    private final KeyState state;
     private final byte[] stateBytes;
     private final List<Hour> hours;
 
-    private KeyEntry(KeyState state, byte[] stateBytes, List<Hour> hours) {
-        this.state = state;
+    private KeyEntry(byte[] stateBytes, List<Hour> hours) {
         this.stateBytes = stateBytes;
         this.hours = hours;
     }
 
     /** An entry read from the store: the state's bytes (null for none) and the hours' figures. */
     static KeyEntry stored(byte[] stateBytes, List<Hour> hours) {
-        return new KeyEntry(null, stateBytes, List.copyOf(hours));
+        return new KeyEntry(stateBytes, List.copyOf(hours));
     }
 
     /** A key's figure for one calendar hour, and the task's write (counted from 1) that is to take it out. */
@@ -58,24 +57,21 @@ public final class KeyEntry {
     }
 
     boolean hasState() {
-        return state != null || stateBytes != null;
+        return stateBytes != null;
     }
 
     /** The limiter state, or null for none; throws {@link IllegalArgumentException} when its bytes cannot be read. */
     public KeyState state() {
-        return state != null || stateBytes == null ? state : KeyStateCodec.decode(stateBytes);
+        return stateBytes == null ? null : KeyStateCodec.decode(stateBytes);
     }
 
     /** The state's bytes as the store holds them, or null for none. */
     byte[] stateBytes() {
-        return stateBytes != null || state == null ? stateBytes : KeyStateCodec.encode(state);
+        return stateBytes;
     }
 
     /** When every window of the state has passed ({@link KeyState#idleFrom}); Long.MIN_VALUE without state. */
     long idleFrom() {
-        if (state != null) {
-            return state.idleFrom();
-        }
         return stateBytes == null ? Long.MIN_VALUE : KeyStateCodec.idleFrom(stateBytes);
     }
 
@@ -95,14 +91,14 @@ public final class KeyEntry {
 
     /** This entry with {@code newState} (null: none) in place of its state. */
     KeyEntry withState(KeyState newState) {
-        return new KeyEntry(newState, null, hours);
+        return new KeyEntry(encoded(newState), hours);
     }
 
     /** This entry with {@code figure} in place of the figure of its hour, or added. */
     KeyEntry withHour(Hour figure) {
         if (hours.isEmpty() || hours.size() == 1 && hours.get(0).hourMs() == figure.hourMs()) {
             // The common case, a key in one hour: no list to build and copy.
-            return new KeyEntry(state, stateBytes, List.of(figure));
+            return new KeyEntry(stateBytes, List.of(figure));
         }
         List<Hour> updated = new ArrayList<>(hours.size() + 1);
         for (Hour hour : hours) {
@@ -111,12 +107,12 @@ public final class KeyEntry {
             }
         }
         updated.add(figure);
-        return new KeyEntry(state, stateBytes, List.copyOf(updated));
+        return new KeyEntry(stateBytes, List.copyOf(updated));
     }
 
     /** This entry with only the figures given (a subset of its own). */
     KeyEntry withHours(List<Hour> kept) {
-        return new KeyEntry(state, stateBytes, List.copyOf(kept));
+        return new KeyEntry(stateBytes, List.copyOf(kept));
     }
 
     /** An entry with neither state nor figures, which the store need not keep. */
@@ -126,6 +122,10 @@ public final class KeyEntry {
 
     /** An entry of the state alone. */
     static KeyEntry of(KeyState state) {
-        return new KeyEntry(state, null, List.of());
+        return new KeyEntry(encoded(state), List.of());
+    }
+
+    private static byte[] encoded(KeyState state) {
+        return state == null ? null : KeyStateCodec.encode(state);
     }
 }

@@ -431,7 +431,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         // The write holds up every decision of the task's thread while it runs: timed, as the expiry sweep is.
         long startNanos = System.nanoTime();
         long[] written = new long[2];
-        boolean moved = usage.write(firstOpenHour(),
+        boolean moved = usage.write(firstOpenHour(), states::get,
                 keyUsage -> {
                     written[0]++;
                     context.forward(new Record<>(QuotaTopology.hourKey(keyUsage.apiKey(), keyUsage.hour()), keyUsage, now),

@@ -2,14 +2,19 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A task's hourly usage, counted into its keys' entries ({@link KeyEntry}) as it decides, and what
@@ -22,7 +27,8 @@ import java.util.function.Consumer;
  * of one per commit. Each figure carries the number of the write due to take it out, and the task
  * keeps the number of its last completed write beside its entries, committed with them: on restart,
  * the figures with a later number are the ones a crash kept from being written. Marking them costs
- * one record per write, not one per figure.
+ * one record per write, not one per figure. A figure whose number is the next write's is already due,
+ * so counting into it needs no look at what is due.
  *
  * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
  * nothing more, so no decision comes too late for its hour. The first write after an hour closed
@@ -32,8 +38,10 @@ import java.util.function.Consumer;
  */
 final class UsageLedger {
 
+    private static final Logger LOG = LoggerFactory.getLogger(UsageLedger.class);
+
     private final String task;
-    /** Figures counted since the last write: what the next write takes out. */
+    /** Key hours counted since the last write: the next write takes their figures out of the entries. */
     private final Map<IdHour, Change> unwritten = new LinkedHashMap<>();
     private final Map<IdHour, PlanUsage> planShares = new HashMap<>();
     private final Set<IdHour> changedPlanShares = new LinkedHashSet<>();
@@ -64,7 +72,7 @@ final class UsageLedger {
             addToPlanShare(hour.usage(apiKey), 1);
             if (hour.write() >= nextWrite) {
                 // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour, hour));
+                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour));
             }
         }
     }
@@ -75,40 +83,57 @@ final class UsageLedger {
         KeyEntry.Hour before = entry.hour(hourMs);
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
         KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
-        IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
-        Change change = unwritten.get(keyHour);
-        if (change == null) {
-            unwritten.put(keyHour, new Change(before, after));
-        } else {
-            change.moveTo(after);
+        boolean dueAlready = before != null && before.write() == nextWrite;
+        if (!dueAlready || !Objects.equals(before.plan(), after.plan())) {
+            // A figure already due is in the map and the write reads it from the entries: a busy key costs
+            // no lookup per decision (a cache miss at 100k keys), only when its plan changes.
+            IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
+            Change change = unwritten.get(keyHour);
+            if (change == null) {
+                unwritten.put(keyHour, new Change(before));
+            } else if (before != null) {
+                change.leave(before.plan());
+            }
         }
         return entry.withHour(after);
     }
 
     /**
-     * Sends what changed since the last write: each figure to {@code keys}, each plan share to
-     * {@code plans}; hours starting before {@code firstOpenHour} are closed by this write. Returns
-     * whether the write numbers to keep beside the entries ({@link #lastWrite}, {@link #closedBefore}) moved.
+     * Sends what changed since the last write, as {@code entries} hold it now: each figure to
+     * {@code keys}, each plan share to {@code plans}; hours starting before {@code firstOpenHour} are
+     * closed by this write. Returns whether the write numbers to keep beside the entries
+     * ({@link #lastWrite}, {@link #closedBefore}) moved.
      */
-    boolean write(long firstOpenHour, Consumer<KeyUsage> keys, Consumer<PlanUsagePart> plans) {
+    boolean write(long firstOpenHour, Function<String, KeyEntry> entries, Consumer<KeyUsage> keys,
+                  Consumer<PlanUsagePart> plans) {
         boolean moved = false;
         if (!unwritten.isEmpty()) {
             for (Map.Entry<IdHour, Change> unwrittenFigure : unwritten.entrySet()) {
                 String apiKey = unwrittenFigure.getKey().id();
                 Change change = unwrittenFigure.getValue();
-                KeyUsage latest = change.latest.usage(apiKey);
-                keys.accept(latest);
-                if (change.written != change.latest) {
+                KeyEntry entry = entries.apply(apiKey);
+                KeyEntry.Hour latest = entry == null ? null : entry.hour(unwrittenFigure.getKey().hourMs());
+                if (latest == null) {
+                    // Only a bug could take a figure due from its entry: nothing is left to write of it.
+                    LOG.error("Usage of key {} in hour {} was counted but is no longer in its entry", apiKey,
+                            Instant.ofEpochMilli(unwrittenFigure.getKey().hourMs()));
+                    continue;
+                }
+                KeyUsage latestUsage = latest.usage(apiKey);
+                keys.accept(latestUsage);
+                if (!latest.equals(change.written)) {
                     if (change.written != null) {
                         addToPlanShare(change.written.usage(apiKey), -1);
                     }
-                    addToPlanShare(latest, 1);
+                    addToPlanShare(latestUsage, 1);
                 }
-                for (String plan : change.passedPlans) {
-                    // A plan the key was on only between writes: its share is written too, as it stands.
-                    IdHour planHour = new IdHour(plan, change.latest.hourMs());
-                    planShares.putIfAbsent(planHour, PlanUsage.none(plan, latest.hour()));
-                    changedPlanShares.add(planHour);
+                for (String plan : change.left) {
+                    if (!plan.equals(latest.plan()) && (change.written == null || !plan.equals(change.written.plan()))) {
+                        // A plan the key was on only between writes: its share is written too, as it stands.
+                        IdHour planHour = new IdHour(plan, latest.hourMs());
+                        planShares.putIfAbsent(planHour, PlanUsage.none(plan, latestUsage.hour()));
+                        changedPlanShares.add(planHour);
+                    }
                 }
             }
             unwritten.clear();
@@ -144,27 +169,22 @@ final class UsageLedger {
     }
 
     /**
-     * A key's hour since the last write: the figure its plan's share holds ({@code written}, null
-     * for none) and the figure now.
+     * A key's hour since the last write: the figure its plan's share holds ({@code written}, null for
+     * none), and the plans its figure left since (rare: a key's plan changed).
      */
     private static final class Change {
         private final KeyEntry.Hour written;
-        private KeyEntry.Hour latest;
-        /** The plans the figure had since the write but has neither now nor at the write (rare: a key's plan changed). */
-        private List<String> passedPlans = List.of();
+        private List<String> left = List.of();
 
-        Change(KeyEntry.Hour written, KeyEntry.Hour latest) {
+        Change(KeyEntry.Hour written) {
             this.written = written;
-            this.latest = latest;
         }
 
-        void moveTo(KeyEntry.Hour next) {
-            String plan = latest.plan();
-            if (!plan.equals(next.plan()) && (written == null || !plan.equals(written.plan())) && !passedPlans.contains(plan)) {
-                passedPlans = new ArrayList<>(passedPlans);
-                passedPlans.add(plan);
+        void leave(String plan) {
+            if (plan != null && !left.contains(plan)) {
+                left = new ArrayList<>(left);
+                left.add(plan);
             }
-            latest = next;
         }
     }
 

@@ -30,7 +30,7 @@ class UsageLedgerTest {
             entry = ledger.count(entry, usage("k-1", "p", i % 5 != 4, NOON.plusSeconds(i)));
         }
 
-        assertTrue(write(ledger, Long.MIN_VALUE));
+        assertTrue(write(ledger, Long.MIN_VALUE, Map.of("k-1", entry)));
 
         assertEquals(List.of(new KeyUsage("k-1", "p", 100, NOON, 40, 10, 40, 10, 0)), keyUsages);
         assertEquals(List.of(new PlanUsage("p", NOON, 1, 40, 10, 0)), planShares);
@@ -38,7 +38,7 @@ class UsageLedgerTest {
         assertEquals(1, entry.hour(NOON.toEpochMilli()).write(), "the figure goes out with the first write");
         keyUsages.clear();
         planShares.clear();
-        assertFalse(write(ledger, Long.MIN_VALUE));
+        assertFalse(write(ledger, Long.MIN_VALUE, Map.of("k-1", entry)));
         assertEquals(List.of(), keyUsages, "an unchanged figure is not written again");
         assertEquals(List.of(), planShares);
     }
@@ -48,10 +48,11 @@ class UsageLedgerTest {
         UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE);
         KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
         KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
-        ledger.restore("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)));
-        ledger.restore("k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
+        Map<String, KeyEntry> entries = Map.of("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)),
+                "k-2", KeyEntry.of(null).withHour(KeyEntry.Hour.of(unwritten, 8)));
+        entries.forEach(ledger::restore);
 
-        write(ledger, Long.MIN_VALUE);
+        write(ledger, Long.MIN_VALUE, entries);
 
         assertEquals(List.of(unwritten), keyUsages, "only the figure counted after write 7 completed");
         assertEquals(List.of(new PlanUsage("p", NOON, 2, 4, 1, 1)), planShares, "both keys' figures, from the entries");
@@ -65,7 +66,7 @@ class UsageLedgerTest {
         long nextHour = NOON.plus(Duration.ofHours(1)).toEpochMilli();
         entry = ledger.count(entry, usage("k-1", "p", true, Instant.ofEpochMilli(nextHour)));
 
-        write(ledger, nextHour);
+        write(ledger, nextHour, Map.of("k-1", entry));
 
         assertEquals(nextHour, ledger.closedBefore(), "noon's hour is closed by this write");
         assertEquals(2, keyUsages.size(), "its last figure went out with it");
@@ -73,7 +74,7 @@ class UsageLedgerTest {
         restarted.restore("k-1", entry);
         keyUsages.clear();
         planShares.clear();
-        write(restarted, nextHour);
+        write(restarted, nextHour, Map.of("k-1", entry));
         assertEquals(List.of(), keyUsages);
         assertEquals(List.of(new PlanUsage("p", Instant.ofEpochMilli(nextHour), 1, 1, 0, 0)), planShares,
                 "only the open hour's share is sent again");
@@ -96,7 +97,7 @@ class UsageLedgerTest {
                 // The deciding task's watermark trails its decisions: hours close as it passes them.
                 long firstOpenHour = Math.floorDiv(time - 300_000, 3_600_000L) * 3_600_000L;
                 if (action == 0) {
-                    write(ledger, firstOpenHour);
+                    write(ledger, firstOpenHour, entries);
                 } else if (action == 1) {
                     ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
                     for (Map.Entry<String, KeyEntry> entry : entries.entrySet()) {
@@ -121,7 +122,7 @@ class UsageLedgerTest {
                     planOf.put(keyHour, plan);
                 }
             }
-            write(ledger, Long.MIN_VALUE);
+            write(ledger, Long.MIN_VALUE, entries);
 
             Map<String, KeyUsage> latestKeys = new HashMap<>();
             keyUsages.forEach(usage -> latestKeys.put(QuotaTopology.hourKey(usage.apiKey(), usage.hour()), usage));
@@ -145,8 +146,8 @@ class UsageLedgerTest {
         }
     }
 
-    private boolean write(UsageLedger ledger, long firstOpenHour) {
-        return ledger.write(firstOpenHour, keyUsages::add, share -> {
+    private boolean write(UsageLedger ledger, long firstOpenHour, Map<String, KeyEntry> entries) {
+        return ledger.write(firstOpenHour, entries::get, keyUsages::add, share -> {
             assertEquals("0_1", share.task());
             planShares.add(share.usage());
         });
