@@ -109,14 +109,15 @@ final class UsageLedger {
         boolean moved = false;
         if (!unwritten.isEmpty()) {
             for (Map.Entry<IdHour, Change> unwrittenFigure : unwritten.entrySet()) {
-                String apiKey = unwrittenFigure.getKey().id();
+                IdHour keyHour = unwrittenFigure.getKey();
+                String apiKey = keyHour.id();
                 Change change = unwrittenFigure.getValue();
                 KeyEntry entry = entries.apply(apiKey);
-                KeyEntry.Hour latest = entry == null ? null : entry.hour(unwrittenFigure.getKey().hourMs());
+                KeyEntry.Hour latest = entry == null ? null : entry.hour(keyHour.hourMs());
                 if (latest == null) {
                     // Only a bug could take a figure due from its entry: nothing is left to write of it.
                     LOG.error("Usage of key {} in hour {} was counted but is no longer in its entry", apiKey,
-                            Instant.ofEpochMilli(unwrittenFigure.getKey().hourMs()));
+                            Instant.ofEpochMilli(keyHour.hourMs()));
                     continue;
                 }
                 KeyUsage latestUsage = latest.usage(apiKey);
