@@ -94,12 +94,21 @@ final class RequestIds {
     }
 
     static Set<StoreBuilder<?>> storeBuilders() {
-        // A full batch never changes again: written through, its bytes go to the changelog while the task
-        // works instead of all at once at the commit, which under at-least-once comes every 30 s.
         return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.Long(),
-                        RequestIdBatch.SERDE), RequestIdBatch::sealed),
+                        RequestIdBatch.SERDE), RequestIds::settled),
                 Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),
                         false), Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
+    }
+
+    /**
+     * Whether the batch store writes a change of a batch at once: a full batch never changes again, and a
+     * deleted one (null) never comes back. Written through, their bytes go to the changelog while the task
+     * works instead of all at once at the commit, which under at-least-once comes every 30 s; under
+     * exactly-once the changelog partition joins the transaction at a batch's expiry, about once per commit,
+     * rather than in the commit.
+     */
+    static boolean settled(RequestIdBatch batch) {
+        return batch == null || batch.sealed();
     }
 
     /**

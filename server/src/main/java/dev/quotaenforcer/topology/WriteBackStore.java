@@ -27,6 +27,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * under at-least-once its input is read again from the last commit. Writing back earlier is as safe
  * (it lands in the same open transaction), so the store does when it holds {@link #MAX_HELD} changes,
  * bounding its memory however long the commit interval, and before the task's own thread iterates.
+ * It also writes one change of each commit at once (the first, or one its builder calls settled):
+ * under exactly-once the changelog partition then joins the open transaction while the task works,
+ * rather than when the commit writes back, where the producer's flush waited for the broker to add
+ * the partition as well as for the records.
  * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
  * read back from the store beneath. Reads see the changes held, interactive queries too, as the
  * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
@@ -53,26 +57,35 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private final Map<K, Object> written = new ConcurrentHashMap<>();
     /** The task's thread: the one that writes, and the one whose iteration must see every change. */
     private volatile Thread owner;
-    /** Values that will not change again: nothing is gained by holding them, so they are written through. */
+    /** Values that will not change again (null for a deletion): nothing is gained by holding them, so they are written through. */
     private final Predicate<V> settled;
+    /** Whether the first change after each commit is written at once, for a store with no settled values. */
+    private final boolean firstAtOnce;
+    /** Whether anything went into the store beneath since the last commit. */
+    private boolean wroteSinceCommit;
 
-    private WriteBackStore(KeyValueStore<K, V> stored, Predicate<V> settled) {
+    private WriteBackStore(KeyValueStore<K, V> stored, Predicate<V> settled, boolean firstAtOnce) {
         super(stored);
         this.settled = settled;
+        this.firstAtOnce = firstAtOnce;
     }
 
-    /** Builds the store over what {@code stored} builds, which must log and must not cache. */
+    /**
+     * Builds the store over what {@code stored} builds, which must log and must not cache: it holds
+     * every change but the first after each commit, which it writes at once.
+     */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored) {
-        return builder(stored, value -> false);
+        return new Builder<>(stored.withCachingDisabled(), value -> false, true);
     }
 
     /**
      * Builds the store over what {@code stored} builds, writing a value that {@code settled} accepts into
      * it at once instead of holding it: for values final when put, whose bytes need not wait for the commit.
+     * {@code settled} is asked about a deletion as null.
      */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored,
                                                              Predicate<V> settled) {
-        return new Builder<>(stored.withCachingDisabled(), settled);
+        return new Builder<>(stored.withCachingDisabled(), settled, false);
     }
 
     @Override
@@ -96,22 +109,27 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void put(K key, V value) {
-        if (value != null && settled.test(value)) {
-            owner = Thread.currentThread();
+        owner = Thread.currentThread();
+        if (settled.test(value)) {
             wrapped().put(key, value);
+            wroteSinceCommit = true;
             // Removed only once written, so a concurrent reader finds the value in one place or the other.
             written.remove(key);
             changed.remove(key);
+        } else if (firstAtOnce && !wroteSinceCommit) {
+            // Kept, as a value written back is, for the key's next read (within the bound of what is kept).
+            if (written.size() >= MAX_HELD) {
+                written.clear();
+            }
+            written.put(key, value == null ? DELETED : value);
+            changed.remove(key);
+            wrapped().put(key, value);
+            wroteSinceCommit = true;
         } else {
-            hold(key, value == null ? DELETED : value);
-        }
-    }
-
-    private void hold(K key, Object change) {
-        owner = Thread.currentThread();
-        changed.put(key, change);
-        if (changed.size() > MAX_HELD) {
-            writeBack();
+            changed.put(key, value == null ? DELETED : value);
+            if (changed.size() > MAX_HELD) {
+                writeBack();
+            }
         }
     }
 
@@ -132,7 +150,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @Override
     public V delete(K key) {
         V current = get(key);
-        hold(key, DELETED);
+        put(key, null);
         return current;
     }
 
@@ -157,17 +175,20 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         // Kept once in the store, so a concurrent reader finds the value in one place or another.
         written.putAll(changed);
         changed.clear();
+        wroteSinceCommit = true;
     }
 
     private void forgetHeld() {
         changed.clear();
         written.clear();
+        wroteSinceCommit = false;
     }
 
     /** Called by Kafka Streams as it prepares the task's commit. */
     @Override
     public void flushCache() {
         writeBack();
+        wroteSinceCommit = false;
         super.flushCache();
     }
 
@@ -230,10 +251,12 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private static final class Builder<K, V> implements StoreBuilder<WriteBackStore<K, V>> {
         private final StoreBuilder<KeyValueStore<K, V>> stored;
         private final Predicate<V> settled;
+        private final boolean firstAtOnce;
 
-        Builder(StoreBuilder<KeyValueStore<K, V>> stored, Predicate<V> settled) {
+        Builder(StoreBuilder<KeyValueStore<K, V>> stored, Predicate<V> settled, boolean firstAtOnce) {
             this.stored = stored;
             this.settled = settled;
+            this.firstAtOnce = firstAtOnce;
         }
 
         @Override
@@ -261,7 +284,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
         @Override
         public WriteBackStore<K, V> build() {
-            return new WriteBackStore<>(stored.build(), settled);
+            return new WriteBackStore<>(stored.build(), settled, firstAtOnce);
         }
 
         @Override

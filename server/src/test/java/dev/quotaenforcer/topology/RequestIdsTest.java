@@ -32,7 +32,7 @@ class RequestIdsTest {
     void setUp() {
         context = new MockProcessorContext<>();
         batches = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RequestIds.STORE),
-                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIdBatch::sealed).build();
+                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIds::settled).build();
         batches.init(context.getStateStoreContext(), batches);
         commands = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(RequestIds.COMMANDS_STORE, Duration.ofDays(7),
                 Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();

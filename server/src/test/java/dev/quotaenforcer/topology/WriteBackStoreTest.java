@@ -25,8 +25,9 @@ class WriteBackStoreTest {
 
     @BeforeEach
     void setUp() {
+        // Nothing settled: every change waits for the commit.
         store = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("s"), Serdes.String(),
-                Serdes.Long()).withLoggingDisabled()).build();
+                Serdes.Long()).withLoggingDisabled(), value -> false).build();
         store.init(new MockProcessorContext<>().getStateStoreContext(), store);
         beneath = store.wrapped();
     }
@@ -124,7 +125,7 @@ class WriteBackStoreTest {
     @Test
     void aSettledValueIsWrittenThroughAndTheOthersWaitForTheCommit() {
         WriteBackStore<String, Long> negativeSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v < 0).build();
+                Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v != null && v < 0).build();
         negativeSettled.init(new MockProcessorContext<>().getStateStoreContext(), negativeSettled);
         KeyValueStore<String, Long> under = negativeSettled.wrapped();
 
@@ -141,6 +142,80 @@ class WriteBackStoreTest {
 
         negativeSettled.put("other", -2L);
         assertEquals(-2L, negativeSettled.get("other"), "a settled value replaces what was kept after the write-back");
+    }
+
+    @Test
+    void aSettledDeletionIsWrittenThrough() {
+        WriteBackStore<String, Long> deletionsSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("d"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v == null).build();
+        deletionsSettled.init(new MockProcessorContext<>().getStateStoreContext(), deletionsSettled);
+        deletionsSettled.put("k", 1L);
+        deletionsSettled.flushCache();
+
+        assertEquals(1L, deletionsSettled.delete("k"));
+
+        assertNull(deletionsSettled.wrapped().get("k"), "deleted beneath before the commit");
+        assertNull(deletionsSettled.get("k"));
+    }
+
+    @Test
+    void theFirstChangeAfterEachCommitIsWrittenAtOnceAndTheRestWaitForTheCommit() {
+        WriteBackStore<String, Long> firstAtOnce = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("f"), Serdes.String(), Serdes.Long()).withLoggingDisabled()).build();
+        firstAtOnce.init(new MockProcessorContext<>().getStateStoreContext(), firstAtOnce);
+        KeyValueStore<String, Long> under = firstAtOnce.wrapped();
+
+        firstAtOnce.put("a", 1L);
+        firstAtOnce.put("b", 2L);
+        firstAtOnce.put("a", 3L);
+
+        assertEquals(1L, under.get("a"), "the first change, at once");
+        assertNull(under.get("b"), "held for the commit");
+        assertEquals(3L, firstAtOnce.get("a"));
+        assertEquals(2L, firstAtOnce.get("b"));
+
+        firstAtOnce.flushCache();
+        assertEquals(3L, under.get("a"));
+        assertEquals(2L, under.get("b"));
+
+        firstAtOnce.delete("b");
+        firstAtOnce.put("a", 4L);
+        assertNull(under.get("b"), "the first change after the next commit, a deletion, at once");
+        assertEquals(3L, under.get("a"));
+        assertNull(firstAtOnce.get("b"));
+        assertEquals(4L, firstAtOnce.get("a"));
+    }
+
+    @Test
+    void aHandOverStartsTheCountOfChangesAfresh() {
+        WriteBackStore<String, Long> firstAtOnce = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("h"), Serdes.String(), Serdes.Long()).withLoggingDisabled()).build();
+        firstAtOnce.init(new MockProcessorContext<>().getStateStoreContext(), firstAtOnce);
+        firstAtOnce.put("a", 1L);
+        firstAtOnce.put("b", 2L);
+
+        firstAtOnce.clearCache();
+        firstAtOnce.put("c", 3L);
+
+        assertNull(firstAtOnce.get("b"), "dropped with the hand-over");
+        assertEquals(3L, firstAtOnce.wrapped().get("c"), "the first change after it, at once");
+    }
+
+    @Test
+    void whatTheFirstChangesKeepStaysWithinTheBoundWhenNothingElseChanges() {
+        WriteBackStore<String, Long> firstAtOnce = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("q"), Serdes.String(), Serdes.Long()).withLoggingDisabled()).build();
+        firstAtOnce.init(new MockProcessorContext<>().getStateStoreContext(), firstAtOnce);
+        Long first = 1_000_000L;
+        firstAtOnce.put("k-0", first);
+        firstAtOnce.flushCache();
+        for (int i = 1; i <= WriteBackStore.MAX_HELD; i++) {
+            firstAtOnce.put("k-" + i, (long) i);
+            firstAtOnce.flushCache();
+        }
+
+        assertEquals(first, firstAtOnce.get("k-0"));
+        assertNotSame(first, firstAtOnce.get("k-0"), "let go, and read from the store beneath");
     }
 
     @Test
