@@ -27,10 +27,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * under at-least-once its input is read again from the last commit. Writing back earlier is as safe
  * (it lands in the same open transaction), so the store does when it holds {@link #MAX_HELD} changes,
  * bounding its memory however long the commit interval, and before the task's own thread iterates.
- * It also writes one change of each commit at once (the first, or one its builder calls settled):
- * under exactly-once the changelog partition then joins the open transaction while the task works,
- * rather than when the commit writes back, where the producer's flush waited for the broker to add
- * the partition as well as for the records.
+ * Some changes it writes at once: the first after each commit, or, when its builder names the values
+ * that are settled, each of those. Under exactly-once its changelog partition then joins the open
+ * transaction while the task works, not in the commit, whose producer flush had waited for the broker
+ * to add the partition as well as for the records.
  * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
  * read back from the store beneath. Reads see the changes held, interactive queries too, as the
  * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
