@@ -187,7 +187,7 @@ class WriteBackStoreTest {
     }
 
     @Test
-    void aHandOverStartsTheCountOfChangesAfresh() {
+    void theFirstChangeAfterAHandOverIsWrittenAtOnce() {
         WriteBackStore<String, Long> firstAtOnce = WriteBackStore.builder(Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore("h"), Serdes.String(), Serdes.Long()).withLoggingDisabled()).build();
         firstAtOnce.init(new MockProcessorContext<>().getStateStoreContext(), firstAtOnce);
