@@ -116,18 +116,9 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             // Removed only once written, so a concurrent reader finds the value in one place or the other.
             written.remove(key);
             changed.remove(key);
-        } else if (firstAtOnce && !wroteSinceCommit) {
-            // Kept, as a value written back is, for the key's next read (within the bound of what is kept).
-            if (written.size() >= MAX_HELD) {
-                written.clear();
-            }
-            written.put(key, value == null ? DELETED : value);
-            changed.remove(key);
-            wrapped().put(key, value);
-            wroteSinceCommit = true;
         } else {
             changed.put(key, value == null ? DELETED : value);
-            if (changed.size() > MAX_HELD) {
+            if (changed.size() > MAX_HELD || firstAtOnce && !wroteSinceCommit) {
                 writeBack();
             }
         }
