@@ -1,6 +1,7 @@
 package dev.quotaenforcer.bench;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,9 +32,28 @@ final class OpenLoop {
      * @param failed     requests whose sending or deciding failed outright
      * @param unanswered requests with no answer at all by the end of the drain
      * @param sendLagMs  the furthest behind its schedule the sender got: latency it charged to itself
+     * @param micros     the latencies {@code latency} summarises, kept so that turns of one load can be pooled
      */
     record Result(double offeredPerSecond, LatencySummary latency, long sent, long decided, long byPolicy, long failed,
-                  long unanswered, double decidedPerSecond, double sendLagMs) {
+                  long unanswered, double decidedPerSecond, double sendLagMs, Histogram micros) {
+
+        /**
+         * Turns of equal length at one load as if they were one: their latencies in one histogram, their
+         * counts summed, the sender's worst lag over all of them.
+         */
+        static Result pooled(List<Result> turns) {
+            if (turns.size() == 1) {
+                return turns.get(0);
+            }
+            Histogram micros = new Histogram(HIGHEST_MICROS, 3);
+            turns.forEach(turn -> micros.add(turn.micros()));
+            return new Result(turns.get(0).offeredPerSecond(), LatencySummary.of(micros),
+                    turns.stream().mapToLong(Result::sent).sum(), turns.stream().mapToLong(Result::decided).sum(),
+                    turns.stream().mapToLong(Result::byPolicy).sum(), turns.stream().mapToLong(Result::failed).sum(),
+                    turns.stream().mapToLong(Result::unanswered).sum(),
+                    turns.stream().mapToDouble(Result::decidedPerSecond).average().orElseThrow(),
+                    turns.stream().mapToDouble(Result::sendLagMs).max().orElseThrow(), micros);
+        }
     }
 
     private OpenLoop() {
@@ -94,7 +114,8 @@ final class OpenLoop {
         while (outstanding.get() > 0 && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
-        return new Result(perSecond, LatencySummary.of(micros.copy()), total - warmupCount, decided.get(), byPolicy.get(),
-                failed.get(), outstanding.get(), decided.get() / (measured.toNanos() / 1e9), maxLag / 1e6);
+        Histogram recorded = micros.copy();
+        return new Result(perSecond, LatencySummary.of(recorded), total - warmupCount, decided.get(), byPolicy.get(),
+                failed.get(), outstanding.get(), decided.get() / (measured.toNanos() / 1e9), maxLag / 1e6, recorded);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 import org.apache.kafka.common.IsolationLevel;
 import org.junit.jupiter.api.Test;
 
@@ -14,7 +15,7 @@ class LatencyScenarioTest {
 
     private static OpenLoop.Result measured(int load, double p99Ms) {
         return new OpenLoop.Result(load, new LatencySummary(load * 3L, p99Ms / 4, p99Ms, p99Ms * 2, p99Ms * 3), load * 3L,
-                load * 3L, 0, 0, 0, load, 0.5);
+                load * 3L, 0, 0, 0, load, 0.5, new Histogram(3));
     }
 
     private static List<LatencyScenario.Measured> defaultRuns() {
@@ -24,7 +25,8 @@ class LatencyScenarioTest {
                 for (int load : setup.loads()) {
                     double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
-                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3));
+                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3,
+                            setup.tuning() ? List.of(90.0) : List.of(p99, p99)));
                 }
             }
         }
@@ -52,9 +54,9 @@ class LatencyScenarioTest {
                 Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
 
         List<String> setups = result.tables().get(0).rows().stream().map(row -> row.get(0)).distinct().toList();
-        assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted", "at_least_once",
+        assertEquals(List.of("exactly_once_v2, read_committed", "exactly_once_v2, read_uncommitted",
                 "reply echo (floor), exactly_once_v2, read_committed",
-                "reply echo (floor), exactly_once_v2, read_uncommitted", "reply echo (floor), at_least_once",
+                "reply echo (floor), exactly_once_v2, read_uncommitted", "at_least_once", "reply echo (floor), at_least_once",
                 "at_least_once, producer.linger.ms=100", "exactly_once_v2, read_uncommitted, producer.linger.ms=100",
                 "at_least_once, statestore.cache.max.bytes=0",
                 "exactly_once_v2, read_uncommitted, statestore.cache.max.bytes=0",
@@ -82,7 +84,7 @@ class LatencyScenarioTest {
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
-                        measured((int) run.result().offeredPerSecond(), 120), 12, 3) : run)
+                        measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0)) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
@@ -90,5 +92,38 @@ class LatencyScenarioTest {
 
         assertFalse(result.targets().get(1).met());
         assertEquals(120, result.targets().get(1).measured());
+    }
+
+    @Test
+    void measuresSetupsSharingALoadInTurnsThatMirrorSoNeitherGainsFromRunningLater() {
+        assertEquals(List.of("enforcer", "echo", "echo", "enforcer"), LatencyScenario.turns(List.of("enforcer", "echo")));
+        assertEquals(List.of("tuning"), LatencyScenario.turns(List.of("tuning")));
+    }
+
+    @Test
+    void pairsEachDefaultEnforcerWithTheEchoOfItsGuaranteeAndMeasuresEveryTuningAlone() {
+        for (List<LatencyScenario.Setup> group : LatencyScenario.GROUPS) {
+            if (group.size() > 1) {
+                assertEquals(2, group.size(), group.toString());
+                assertEquals(LatencyScenario.Responder.ENFORCER, group.get(0).responder());
+                assertEquals(LatencyScenario.Responder.ECHO, group.get(1).responder());
+                assertEquals(group.get(0).guarantee(), group.get(1).guarantee());
+                assertEquals(group.get(0).readers(), group.get(1).readers());
+                assertFalse(group.get(0).tuning());
+            } else {
+                assertTrue(group.get(0).tuning(), group.toString());
+            }
+        }
+    }
+
+    @Test
+    void showsEachTurnsP99BesideThePooledOne() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
+
+        Table runs = result.tables().get(0);
+        int column = runs.columns().indexOf("p99 per turn");
+        assertEquals("150, 150", runs.rows().get(0).get(column));
+        assertEquals("-", runs.rows().get(runs.rows().size() - 1).get(column), "a tuning runs in one turn");
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -59,6 +60,30 @@ class OpenLoopTest {
         assertEquals(20, result.sent());
         assertEquals(20, result.unanswered());
         assertEquals(0, result.latency().count());
+    }
+
+    @Test
+    void poolsTurnsIntoOneHistogramSoTheP99IsOverEveryRequestNotAnAverageOfTurns() {
+        OpenLoop.Result fast = OpenLoop.run(1_000, Duration.ZERO, MEASURED, Duration.ofSeconds(5),
+                i -> CompletableFuture.completedFuture(true));
+        OpenLoop.Result slow = OpenLoop.run(1_000, Duration.ZERO, MEASURED, Duration.ofSeconds(5), i -> {
+            if (i == 100) {
+                sleep(40);
+            }
+            return CompletableFuture.completedFuture(true);
+        });
+
+        OpenLoop.Result pooled = OpenLoop.Result.pooled(List.of(fast, slow));
+
+        assertEquals(fast.sent() + slow.sent(), pooled.sent());
+        assertEquals(fast.decided() + slow.decided(), pooled.decided());
+        assertEquals(fast.latency().count() + slow.latency().count(), pooled.latency().count());
+        assertEquals(slow.latency().maxMs(), pooled.latency().maxMs());
+        assertEquals(slow.sendLagMs(), pooled.sendLagMs());
+        assertEquals((fast.decidedPerSecond() + slow.decidedPerSecond()) / 2, pooled.decidedPerSecond(), 1e-9);
+        // About 40 of the 400 requests waited for the stall: more than 1%, so it still shows at the pooled p99.
+        assertTrue(pooled.latency().p99Ms() >= 10, pooled.toString());
+        assertTrue(pooled.latency().p99Ms() <= slow.latency().p99Ms(), pooled.toString());
     }
 
     private static void sleep(long ms) {
