@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.IsolationLevel;
@@ -247,31 +248,35 @@ public final class LatencyScenario implements Scenario {
                         new SplittableRandom(context.seed()), new AtomicLong()));
             }
             List<Measured> runs = new ArrayList<>();
-            List<IsolationLevel> readers = group.stream().flatMap(setup -> setup.readers().stream()).distinct().toList();
-            for (IsolationLevel isolation : readers) {
-                List<Live> reading = live.stream().filter(l -> l.setup().readers().contains(isolation)).toList();
-                Map<Live, QuotaClient> clients = new HashMap<>();
-                try {
-                    for (Live setup : reading) {
-                        clients.put(setup, client(cluster, setup, isolation));
+            // Each gateway client per setup and isolation level, all at once, so an overload comes after every
+            // load below it however its replies are read: measured before them, its backlog slowed the next.
+            Map<Live, Map<IsolationLevel, QuotaClient>> clients = new HashMap<>();
+            try {
+                for (Live setup : live) {
+                    for (IsolationLevel isolation : setup.setup().readers()) {
+                        clients.computeIfAbsent(setup, l -> new HashMap<>()).put(isolation, client(cluster, setup, isolation));
                     }
-                    for (Live setup : reading) {
-                        if (isolation == setup.setup().readers().get(0)) {
-                            warmUp(context, setup, clients.get(setup),
-                                    setup == live.get(0) ? firstWarmup : warmupAfter);
+                }
+                for (Live setup : live) {
+                    warmUp(context, setup, clients.get(setup).get(setup.setup().readers().get(0)),
+                            setup == live.get(0) ? firstWarmup : warmupAfter);
+                }
+                List<IsolationLevel> readers = group.stream().flatMap(setup -> setup.readers().stream()).distinct().toList();
+                // A quick run leaves out the overload above the target, whose backlog takes longest to drain.
+                List<Integer> loads = group.stream().flatMap(setup -> setup.loads().stream()).distinct().sorted()
+                        .filter(load -> !context.quick() || load <= TARGET_LOAD).toList();
+                for (int load : loads) {
+                    for (IsolationLevel isolation : readers) {
+                        List<Live> sharing = live.stream().filter(l -> l.setup().readers().contains(isolation)
+                                && l.setup().loads().contains(load)).toList();
+                        if (!sharing.isEmpty()) {
+                            runs.addAll(measureInTurns(context, sharing, setup -> clients.get(setup).get(isolation),
+                                    isolation, load, warmup, sharing.size() > 1 ? length.dividedBy(2) : length));
                         }
                     }
-                    // A quick run leaves out the overload above the target, whose backlog takes longest to drain.
-                    List<Integer> loads = group.stream().flatMap(setup -> setup.loads().stream()).distinct().sorted()
-                            .filter(load -> !context.quick() || load <= TARGET_LOAD).toList();
-                    for (int load : loads) {
-                        List<Live> sharing = reading.stream().filter(l -> l.setup().loads().contains(load)).toList();
-                        runs.addAll(measureInTurns(context, sharing, clients, isolation, load, warmup,
-                                sharing.size() > 1 ? length.dividedBy(2) : length));
-                    }
-                } finally {
-                    clients.values().forEach(QuotaClient::close);
                 }
+            } finally {
+                clients.values().forEach(byIsolation -> byIsolation.values().forEach(QuotaClient::close));
             }
             return runs;
         } finally {
@@ -280,7 +285,7 @@ public final class LatencyScenario implements Scenario {
     }
 
     /** Each setup's figures at one load and isolation level, its {@link #turns} pooled. */
-    private List<Measured> measureInTurns(BenchContext context, List<Live> sharing, Map<Live, QuotaClient> clients,
+    private List<Measured> measureInTurns(BenchContext context, List<Live> sharing, Function<Live, QuotaClient> clients,
                                           IsolationLevel isolation, int load, Duration warmup, Duration turnLength)
             throws InterruptedException {
         Map<Live, List<OpenLoop.Result>> results = new HashMap<>();
@@ -291,7 +296,7 @@ public final class LatencyScenario implements Scenario {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
-                    asking(clients.get(setup), setup.keys(), setup.asked(), ids));
+                    asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
             results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
             commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
             punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
