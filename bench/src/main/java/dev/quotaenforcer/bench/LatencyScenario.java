@@ -157,8 +157,8 @@ public final class LatencyScenario implements Scenario {
         return "A gateway using the synchronous client, open loop at 1k, 5k and 20k requests/s: p50, p99 and p99.9 "
                 + "from each request's intended send to its decision received, exactly-once (replies read committed "
                 + "and uncommitted) and at-least-once, beside the floor (a reply echo answering the same way through "
-                + "Kafka Streams at 1k and 5k/s); a full run also varies the enforcer's producer linger, record cache "
-                + "and commit interval at 5k/s.";
+                + "Kafka Streams at 1k and 5k/s, taking turns with the enforcer); a full run also varies the enforcer's "
+                + "producer linger, record cache and commit interval at 5k/s.";
     }
 
     /** What the last run measured, for the redis scenario to put beside its own; empty before any run. */
@@ -254,7 +254,8 @@ public final class LatencyScenario implements Scenario {
             try {
                 for (Live setup : live) {
                     for (IsolationLevel isolation : setup.setup().readers()) {
-                        clients.computeIfAbsent(setup, l -> new HashMap<>()).put(isolation, client(cluster, setup, isolation));
+                        clients.computeIfAbsent(setup, l -> new HashMap<>())
+                                .put(isolation, client(cluster, setup, isolation));
                     }
                 }
                 for (Live setup : live) {
@@ -484,8 +485,8 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".longestPunctuationMs", run.punctuationMs(), "ms");
             rows.add(List.of(run.label(), Numbers.of(r.offeredPerSecond()), Numbers.of(r.decidedPerSecond()),
                     Numbers.of(latency.p50Ms()), Numbers.of(latency.p99Ms()), perTurn(run.turnP99Ms()),
-                    Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()), Long.toString(r.failed() + r.unanswered()),
-                    Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()), Numbers.of(run.punctuationMs())));
+                    Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()),
+                    Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()), Numbers.of(run.punctuationMs())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
