@@ -135,18 +135,19 @@ final class RequestIds {
         }
         byte[] encoded = DecisionCodec.encode(decision);
         hold(id, now, encoded);
-        if (open == null || open.sealed()) {
+        boolean opened = open == null || open.sealed();
+        if (opened) {
             if (open != null) {
                 filed.add(new Filed(openNumber, open.newest()));
             }
             open = new RequestIdBatch();
             openNumber = nextNumber++;
-            // Put once: the store holds the batch itself until its write-back, which seals it.
-            batches.put(openNumber, open);
         }
         open.add(id, now, encoded);
-        if (open.sealed()) {
-            // Put again, full: the store writes a sealed batch through at once (see storeBuilders).
+        if (opened || open.sealed()) {
+            // Put once opened, with its first id: the store holds the batch itself until its write-back, which
+            // seals it, so a write-back before the first id would leave a sealed batch to add it to. Put again
+            // once full: the store writes a sealed batch through at once (see storeBuilders).
             batches.put(openNumber, open);
         }
         forgetOutsideWindow();

@@ -75,6 +75,26 @@ class RequestIdsTest {
     }
 
     @Test
+    void aBatchWrittenBackAsSoonAsItIsPutStillTakesItsFirstId() {
+        // Writing a batch back seals it: a store that writes every put through seals each batch at once.
+        WriteBackStore<Long, RequestIdBatch> writtenThrough = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore(RequestIds.STORE), Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(),
+                (RequestIdBatch batch) -> true).build();
+        writtenThrough.init(context.getStateStoreContext(), writtenThrough);
+        RequestIds ids = new RequestIds(writtenThrough, commands, WINDOW);
+
+        for (int i = 0; i < 3; i++) {
+            ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
+        }
+
+        for (long batch = 0; batch < 3; batch++) {
+            assertEquals(1, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null,
+                    writtenThrough.wrapped().get(batch))));
+        }
+        assertNotNull(ids.original(key("r-2"), request("r-2"), NOON + 3, plan -> null));
+    }
+
+    @Test
     void idsRememberedBeforeARestartAreReadBackFromTheBatches() {
         RequestIds before = new RequestIds(batches, commands, WINDOW);
         before.remember(key("r-1"), allowed("r-1"), NOON);
