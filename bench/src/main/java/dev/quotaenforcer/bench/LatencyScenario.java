@@ -243,8 +243,8 @@ public final class LatencyScenario implements Scenario {
         List<Live> live = new ArrayList<>();
         try {
             for (Setup setup : group) {
-                Topics topics = Topics.withPrefix("lat-" + setup.id());
-                live.add(new Live(setup, topics, start(setup, settings(context, cluster, setup, topics, work), topics),
+                Topics topics = Topics.withPrefix(prefix(setup));
+                live.add(new Live(setup, topics, start(setup, prepare(context, cluster, setup, topics, work), topics),
                         new SplittableRandom(context.seed()), new AtomicLong()));
             }
             List<Measured> runs = new ArrayList<>();
@@ -325,10 +325,18 @@ public final class LatencyScenario implements Scenario {
         return runs;
     }
 
-    /** The enforcer's settings for a setup, on its own topics, state directory and application id. */
-    private static Map<String, Object> settings(BenchContext context, Map<String, Object> cluster, Setup setup,
-                                                Topics topics, Path work) throws Exception {
-        String prefix = "lat-" + setup.id();
+    /** The prefix of a setup's topics and application id, so no two setups share either. */
+    private static String prefix(Setup setup) {
+        return "lat-" + setup.id();
+    }
+
+    /**
+     * Creates a setup's topics and puts the bench plan on them, and returns the enforcer's settings for it: its
+     * own topics, state directory and application id.
+     */
+    private static Map<String, Object> prepare(BenchContext context, Map<String, Object> cluster, Setup setup,
+                                               Topics topics, Path work) throws Exception {
+        String prefix = prefix(setup);
         try (Admin admin = Admin.create(cluster)) {
             TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(prefix)
                     .withPartitions(topics.requests().name(), PARTITIONS)

@@ -456,11 +456,10 @@ public final class ThroughputScenario implements Scenario {
                 + "Before the measured runs the byte-copy runs once under each guarantee, unreported, so that no measured run "
                 + "pays for compiling Kafka's code: until 2026-12-03 the exactly-once byte-copy ran first and did, and until "
                 + "2026-12-05 only at-least-once was warmed up, so the exactly-once byte-copy compiled the transactions' "
-                + "code. Under each "
-                + "guarantee the byte-copy runs before the enforcer and again after it, and the ceiling pools both runs "
-                + "(every record over all their time and CPU): until 2026-12-05 it ran once, before, and a single run's "
-                + "noise moved the exactly-once share between reports from 0.43 to 0.31 while the enforcer's own rate "
-                + "moved 4%.");
+                + "code. Under each guarantee the byte-copy runs before the enforcer and again after it, and the ceiling "
+                + "pools both runs (every record over all their time and CPU): until 2026-12-05 it ran once, before, and a "
+                + "single run's noise moved the exactly-once share between reports from 0.43 to 0.31 while the enforcer's "
+                + "own rate moved 4%.");
         return result.build();
     }
 
