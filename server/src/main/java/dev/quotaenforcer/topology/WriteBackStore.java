@@ -1,8 +1,11 @@
 package dev.quotaenforcer.topology;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import org.apache.kafka.common.serialization.Serializer;
@@ -35,6 +38,12 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * read back from the store beneath. Reads see the changes held, interactive queries too, as the
  * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
  *
+ * <p>Kafka Streams prepares a thread's tasks for the commit one after another, each flushing its
+ * stores and then the thread's one producer, so each task's write-back would cost the commit a
+ * round trip of its own. The first of a commit's write-backs therefore writes back every write-back
+ * store of the thread, all into the one open transaction: the first producer flush waits for them
+ * together, and the later ones find nothing new to wait for.
+ *
  * <p>The commit hook is {@code CachedStateStore.flushCache}, an interface of Kafka Streams' internals
  * that its own caching stores implement: an upgrade of Kafka Streams must keep calling it before the
  * producer flush, which the fault suite (state read back after kills and restarts) would show if it did not.
@@ -55,8 +64,14 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
      * the rest of the enforcer's work per decision ({@code DecisionPathBenchmarks}).
      */
     private final Map<K, Object> written = new ConcurrentHashMap<>();
+    /** The write-back stores each stream thread writes into, weakly held: a store never closed does not stay. */
+    private static final ThreadLocal<Set<WriteBackStore<?, ?>>> BY_THREAD =
+            ThreadLocal.withInitial(() -> Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
+
     /** The task's thread: the one that writes, and the one whose iteration must see every change. */
     private volatile Thread owner;
+    /** The write-back stores of {@link #owner}, this one among them; null while no thread owns this one. */
+    private volatile Set<WriteBackStore<?, ?>> ownersStores;
     /** Values that will not change again (null for a deletion): nothing is gained by holding them, so they are written through. */
     private final Predicate<V> settled;
     /** Whether the first change after each commit is written at once, for a store with no settled values. */
@@ -81,11 +96,12 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     /**
      * Builds the store over what {@code stored} builds, writing a value that {@code settled} accepts into
      * it at once instead of holding it: for values final when put, whose bytes need not wait for the commit.
-     * {@code settled} is asked about a deletion as null.
+     * {@code settled} is asked about a deletion as null. With {@code firstAtOnce} the first change after
+     * each commit is written at once too; without it every other change waits for the commit.
      */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored,
-                                                             Predicate<V> settled) {
-        return new Builder<>(stored.withCachingDisabled(), settled, false);
+                                                             Predicate<V> settled, boolean firstAtOnce) {
+        return new Builder<>(stored.withCachingDisabled(), settled, firstAtOnce);
     }
 
     @Override
@@ -109,7 +125,9 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void put(K key, V value) {
-        owner = Thread.currentThread();
+        if (owner != Thread.currentThread()) {
+            adopt();
+        }
         if (settled.test(value)) {
             wrapped().put(key, value);
             wroteSinceCommit = true;
@@ -169,15 +187,41 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         wroteSinceCommit = true;
     }
 
+    /** Makes the calling thread this store's owner, among whose stores a commit writes back. */
+    private void adopt() {
+        release();
+        Set<WriteBackStore<?, ?>> stores = BY_THREAD.get();
+        stores.add(this);
+        ownersStores = stores;
+        owner = Thread.currentThread();
+    }
+
+    private void release() {
+        Set<WriteBackStore<?, ?>> stores = ownersStores;
+        if (stores != null) {
+            stores.remove(this);
+        }
+        ownersStores = null;
+        owner = null;
+    }
+
     private void forgetHeld() {
         changed.clear();
         written.clear();
         wroteSinceCommit = false;
     }
 
-    /** Called by Kafka Streams as it prepares the task's commit. */
+    /** Called by Kafka Streams as it prepares the task's commit: writes back this store and the owner's others. */
     @Override
     public void flushCache() {
+        Set<WriteBackStore<?, ?>> stores = ownersStores;
+        if (stores != null && Thread.currentThread() == owner) {
+            List<WriteBackStore<?, ?>> all;
+            synchronized (stores) {
+                all = new ArrayList<>(stores);
+            }
+            all.forEach(WriteBackStore::writeBack);
+        }
         writeBack();
         wroteSinceCommit = false;
         super.flushCache();
@@ -195,6 +239,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     @Override
     public void close() {
+        release();
         forgetHeld();
         super.close();
     }

@@ -9,7 +9,9 @@ import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -32,7 +34,7 @@ class RequestIdsTest {
     void setUp() {
         context = new MockProcessorContext<>();
         batches = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RequestIds.STORE),
-                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIds::settled).build();
+                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIds::settled, true).build();
         batches.init(context.getStateStoreContext(), batches);
         commands = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(RequestIds.COMMANDS_STORE, Duration.ofDays(7),
                 Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
@@ -40,20 +42,21 @@ class RequestIdsTest {
     }
 
     @Test
-    void theIdsRememberedBetweenTwoCommitsGoIntoOneBatch() {
+    void theFirstIdAfterACommitIsWrittenAtOnceAndTheRestUntilTheNextCommitGoIntoOneBatch() {
         RequestIds ids = new RequestIds(batches, commands, WINDOW);
         for (int i = 0; i < 100; i++) {
             ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
         }
+        assertEquals(1, batches.wrapped().approximateNumEntries(), "the first, at once");
         batches.flushCache();
         for (int i = 100; i < 150; i++) {
             ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
         }
         batches.flushCache();
 
-        assertEquals(2, batches.wrapped().approximateNumEntries());
-        assertEquals(100, QuotaTopology.requestIdsIn(RequestIdBatch.SERDE.serializer().serialize(null,
-                batches.wrapped().get(0L))));
+        assertEquals(4, batches.wrapped().approximateNumEntries());
+        assertEquals(List.of(1L, 99L, 1L, 49L), LongStream.range(0, 4).mapToObj(batch -> QuotaTopology.requestIdsIn(
+                RequestIdBatch.SERDE.serializer().serialize(null, batches.wrapped().get(batch)))).toList());
     }
 
     @Test
@@ -79,7 +82,7 @@ class RequestIdsTest {
         // Writing a batch back seals it: a store that writes every put through seals each batch at once.
         WriteBackStore<Long, RequestIdBatch> writtenThrough = WriteBackStore.builder(Stores.keyValueStoreBuilder(
                 Stores.inMemoryKeyValueStore(RequestIds.STORE), Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(),
-                (RequestIdBatch batch) -> true).build();
+                (RequestIdBatch batch) -> true, false).build();
         writtenThrough.init(context.getStateStoreContext(), writtenThrough);
         RequestIds ids = new RequestIds(writtenThrough, commands, WINDOW);
 
@@ -109,7 +112,7 @@ class RequestIdsTest {
         assertNull(after.original(key("r-3"), request("r-3"), NOON + 1_000, plan -> null));
         after.remember(key("r-3"), allowed("r-3"), NOON + 20);
         batches.flushCache();
-        assertEquals(2, batches.wrapped().approximateNumEntries(), "a batch read back takes no more ids");
+        assertEquals(3, batches.wrapped().approximateNumEntries(), "a batch read back takes no more ids");
     }
 
     @Test

@@ -14,6 +14,7 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,10 +27,13 @@ class WriteBackStoreTest {
     @BeforeEach
     void setUp() {
         // Nothing settled: every change waits for the commit.
-        store = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore("s"), Serdes.String(),
-                Serdes.Long()).withLoggingDisabled(), value -> false).build();
-        store.init(new MockProcessorContext<>().getStateStoreContext(), store);
+        store = heldUntilCommit("s");
         beneath = store.wrapped();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
     }
 
     @Test
@@ -125,7 +129,7 @@ class WriteBackStoreTest {
     @Test
     void aSettledValueIsWrittenThroughAndTheOthersWaitForTheCommit() {
         WriteBackStore<String, Long> negativeSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v != null && v < 0).build();
+                Stores.inMemoryKeyValueStore("t"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v != null && v < 0, false).build();
         negativeSettled.init(new MockProcessorContext<>().getStateStoreContext(), negativeSettled);
         KeyValueStore<String, Long> under = negativeSettled.wrapped();
 
@@ -147,7 +151,7 @@ class WriteBackStoreTest {
     @Test
     void aSettledDeletionIsWrittenThrough() {
         WriteBackStore<String, Long> deletionsSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore("d"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v == null).build();
+                Stores.inMemoryKeyValueStore("d"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v == null, false).build();
         deletionsSettled.init(new MockProcessorContext<>().getStateStoreContext(), deletionsSettled);
         deletionsSettled.put("k", 1L);
         deletionsSettled.flushCache();
@@ -219,12 +223,39 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aCommitWritesBackWhatEveryStoreOfItsThreadHoldsAndNoOtherThreads() throws Exception {
+        WriteBackStore<String, Long> otherTask = heldUntilCommit("other-task");
+        WriteBackStore<String, Long> otherThread = heldUntilCommit("other-thread");
+        store.put("k", 1L);
+        otherTask.put("j", 2L);
+        Thread writer = new Thread(() -> otherThread.put("x", 3L));
+        writer.start();
+        writer.join();
+
+        store.flushCache();
+
+        assertEquals(1L, beneath.get("k"));
+        assertEquals(2L, otherTask.wrapped().get("j"), "written back in the same commit, before its own task's turn");
+        assertNull(otherThread.wrapped().get("x"), "another thread's store waits for that thread's commit");
+        otherTask.close();
+        otherThread.close();
+    }
+
+    @Test
     void itWritesBackOnItsOwnOnceItHoldsMoreThanItsBound() {
         for (int i = 0; i <= WriteBackStore.MAX_HELD; i++) {
             store.put("k-" + i, (long) i);
         }
 
         assertEquals(WriteBackStore.MAX_HELD + 1, beneath.approximateNumEntries());
+    }
+
+    /** A store of its own, every change held until a commit: as another task's store would be. */
+    private static WriteBackStore<String, Long> heldUntilCommit(String name) {
+        WriteBackStore<String, Long> held = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                Serdes.String(), Serdes.Long()).withLoggingDisabled(), value -> false, false).build();
+        held.init(new MockProcessorContext<>().getStateStoreContext(), held);
+        return held;
     }
 
     private static List<String> keys(KeyValueStore<String, Long> store) {
