@@ -84,9 +84,10 @@ public final class LatencyScenario implements Scenario {
      *                        scheduled task run (the enforcer's usage write or expiry sweep), which held
      *                        every decision behind it as long
      * @param turnP99Ms       the p99 of each turn pooled in {@code result}, in the order they ran
+     * @param commits         what the commits during those turns spent in Kafka's calls
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
-                    double punctuationMs, List<Double> turnP99Ms) {
+                    double punctuationMs, List<Double> turnP99Ms, CommitTimes commits) {
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)
@@ -292,12 +293,15 @@ public final class LatencyScenario implements Scenario {
         Map<Live, List<OpenLoop.Result>> results = new HashMap<>();
         Map<Live, Double> commitPerTaskMs = new HashMap<>();
         Map<Live, Double> punctuationMs = new HashMap<>();
+        Map<Live, CommitTimes> commits = new HashMap<>();
         List<Live> turns = turns(sharing);
         for (int turn = 0; turn < turns.size(); turn++) {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
+            CommitTimes before = CommitTimes.of(setup.answering().streams());
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
                     asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
+            commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
             results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
             commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
             punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
@@ -312,17 +316,23 @@ public final class LatencyScenario implements Scenario {
             List<OpenLoop.Result> own = results.get(setup);
             OpenLoop.Result result = OpenLoop.Result.pooled(own);
             Measured run = new Measured(setup.setup(), isolation, result, commitPerTaskMs.get(setup),
-                    punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList());
+                    punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup));
             context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                     + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
                     + " ms, p99.9 " + Numbers.of(result.latency().p999Ms()) + " ms, "
                     + Numbers.of(result.decidedPerSecond()) + " decided/s, " + result.byPolicy()
                     + " by failure policy, sender at most " + Numbers.of(result.sendLagMs()) + " ms behind, "
                     + "longest commit per task " + Numbers.of(run.commitPerTaskMs()) + " ms, longest punctuation "
-                    + Numbers.of(run.punctuationMs()) + " ms");
+                    + Numbers.of(run.punctuationMs()) + " ms, per commit " + perCommit(run.commits()) + " ms");
             runs.add(run);
         }
         return runs;
+    }
+
+    /** A commit's mean time in the producer's flush, sending the offsets and committing the transaction. */
+    static String perCommit(CommitTimes commits) {
+        return Numbers.of(commits.flushMsPerCommit()) + " / " + Numbers.of(commits.sendOffsetsMsPerCommit()) + " / "
+                + Numbers.of(commits.commitMsPerCommit());
     }
 
     /** The prefix of a setup's topics and application id, so no two setups share either. */
@@ -490,11 +500,15 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".decidedPerSecond", r.decidedPerSecond(), "decisions/s")
                     .figure(id + ".byFailurePolicy", r.byPolicy(), "requests")
                     .figure(id + ".longestCommitPerTaskMs", run.commitPerTaskMs(), "ms")
-                    .figure(id + ".longestPunctuationMs", run.punctuationMs(), "ms");
+                    .figure(id + ".longestPunctuationMs", run.punctuationMs(), "ms")
+                    .figure(id + ".flushMsPerCommit", run.commits().flushMsPerCommit(), "ms")
+                    .figure(id + ".sendOffsetsMsPerCommit", run.commits().sendOffsetsMsPerCommit(), "ms")
+                    .figure(id + ".commitMsPerCommit", run.commits().commitMsPerCommit(), "ms");
             rows.add(List.of(run.label(), Numbers.of(r.offeredPerSecond()), Numbers.of(r.decidedPerSecond()),
                     Numbers.of(latency.p50Ms()), Numbers.of(latency.p99Ms()), perTurn(run.turnP99Ms()),
                     Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()),
-                    Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()), Numbers.of(run.punctuationMs())));
+                    Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()),
+                    perCommit(run.commits()), Numbers.of(run.punctuationMs())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
@@ -505,7 +519,7 @@ public final class LatencyScenario implements Scenario {
                 + "in the same process, broker in a JVM of its own; milliseconds",
                 List.of("setup", "offered/s", "decided/s", "p50", "p99", "p99 per turn", "p99.9", "max", "by failure policy",
                         "failed or unanswered", "sender behind, ms", "longest commit per task, ms",
-                        "longest punctuation, ms"), rows));
+                        "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms"), rows));
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));
@@ -566,6 +580,10 @@ public final class LatencyScenario implements Scenario {
                 + "Kafka Streams' debug log of a run at 5k/s). 'Longest punctuation' is its punctuate-latency-max over "
                 + "the same 30 s window: the longest scheduled run (the enforcer's usage write once a second, its "
                 + "expiry sweep), during which the stream thread decided nothing.");
+        result.note("'Per commit' is the stream thread's mean time per commit in three of Kafka's calls, from the "
+                + "producer's and thread's cumulative metrics over the row's turns: the producer flush, which waits for "
+                + "every record sent so far, those the tasks wrote as the commit was prepared among them; sending the "
+                + "input offsets to the transaction; committing it. At-least-once has no transaction: its flush only.");
         result.note("For scale: envoy's ratelimit service reports about 5 ms p99 against Redis at 500 requests/s; the "
                 + "redis scenario measures a Redis + Lua limiter on this machine at the same loads.");
         return result.build();

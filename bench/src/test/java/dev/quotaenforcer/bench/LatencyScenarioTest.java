@@ -26,7 +26,7 @@ class LatencyScenarioTest {
                     double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3,
-                            setup.tuning() ? List.of(90.0) : List.of(p99, p99)));
+                            setup.tuning() ? List.of(90.0) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6)));
                 }
             }
         }
@@ -84,7 +84,7 @@ class LatencyScenarioTest {
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
-                        measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0)) : run)
+                        measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits()) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
@@ -125,5 +125,15 @@ class LatencyScenarioTest {
         int column = runs.columns().indexOf("p99 per turn");
         assertEquals("150, 150", runs.rows().get(0).get(column));
         assertEquals("-", runs.rows().get(runs.rows().size() - 1).get(column), "a tuning runs in one turn");
+    }
+
+    @Test
+    void showsTheMeanTimeOfEachCommitInTheProducerFlushTheOffsetsAndTheTransactionCommit() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
+
+        Table runs = result.tables().get(0);
+        int column = runs.columns().indexOf("per commit: producer flush / offsets / transaction commit, ms");
+        assertEquals(Numbers.of(2.5) + " / " + Numbers.of(1.5) + " / " + Numbers.of(0.5), runs.rows().get(0).get(column));
     }
 }
