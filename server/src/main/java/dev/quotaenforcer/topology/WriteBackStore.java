@@ -30,8 +30,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * under at-least-once its input is read again from the last commit. Writing back earlier is as safe
  * (it lands in the same open transaction), so the store does when it holds {@link #MAX_HELD} changes,
  * bounding its memory however long the commit interval, and before the task's own thread iterates.
- * Some changes it writes at once: the first after each commit, or, when its builder names the values
- * that are settled, each of those. Under exactly-once its changelog partition then joins the open
+ * Some changes it writes at once: the first after each commit, unless its builder says otherwise, and
+ * each value its builder names settled. Under exactly-once its changelog partition then joins the open
  * transaction while the task works, not in the commit, whose producer flush had waited for the broker
  * to add the partition as well as for the records.
  * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
@@ -74,7 +74,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private volatile Set<WriteBackStore<?, ?>> ownersStores;
     /** Values that will not change again (null for a deletion): nothing is gained by holding them, so they are written through. */
     private final Predicate<V> settled;
-    /** Whether the first change after each commit is written at once, for a store with no settled values. */
+    /** Whether the first change after each commit is written at once. */
     private final boolean firstAtOnce;
     /** Whether anything went into the store beneath since the last commit. */
     private boolean wroteSinceCommit;
