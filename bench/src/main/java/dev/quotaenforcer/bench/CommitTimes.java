@@ -1,7 +1,8 @@
 package dev.quotaenforcer.bench;
 
-import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -14,18 +15,11 @@ record CommitTimes(double commits, double flushNanos, double sendOffsetsNanos, d
 
     /** The totals so far of every stream thread of {@code streams}. */
     static CommitTimes of(KafkaStreams streams) {
-        double[] totals = new double[4];
-        List<String> names = List.of("commit-total", "flush-time-ns-total", "txn-send-offsets-time-ns-total",
-                "txn-commit-time-ns-total");
-        for (Metric metric : streams.metrics().values()) {
-            String group = metric.metricName().group();
-            int index = names.indexOf(metric.metricName().name());
-            boolean counted = index == 0 ? group.equals("stream-thread-metrics") : group.equals("producer-metrics");
-            if (index >= 0 && counted && metric.metricValue() instanceof Double value && !value.isNaN()) {
-                totals[index] += value;
-            }
-        }
-        return new CommitTimes(totals[0], totals[1], totals[2], totals[3]);
+        Map<MetricName, ? extends Metric> all = streams.metrics();
+        return new CommitTimes(ThreadTimes.sum(all, "stream-thread-metrics", "commit-total"),
+                ThreadTimes.sum(all, "producer-metrics", "flush-time-ns-total"),
+                ThreadTimes.sum(all, "producer-metrics", "txn-send-offsets-time-ns-total"),
+                ThreadTimes.sum(all, "producer-metrics", "txn-commit-time-ns-total"));
     }
 
     CommitTimes since(CommitTimes before) {

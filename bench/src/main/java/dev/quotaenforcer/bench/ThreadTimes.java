@@ -32,7 +32,8 @@ record ThreadTimes(long streamThreadCpuNanos, long processCpuNanos, double block
                 sendOffsetsNanos - before.sendOffsetsNanos, commitNanos - before.commitNanos);
     }
 
-    private static double sum(Map<MetricName, ? extends Metric> metrics, String group, String name) {
+    /** The sum of one metric over every client and thread that reports it (a producer per thread, say). */
+    static double sum(Map<MetricName, ? extends Metric> metrics, String group, String name) {
         double total = 0;
         for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
             if (metric.getKey().group().equals(group) && metric.getKey().name().equals(name)

@@ -118,10 +118,7 @@ class LatencyScenarioTest {
 
     @Test
     void showsEachTurnsP99BesideThePooledOne() {
-        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
-                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
-
-        Table runs = result.tables().get(0);
+        Table runs = defaultRunsTable();
         int column = runs.columns().indexOf("p99 per turn");
         assertEquals("150, 150", runs.rows().get(0).get(column));
         assertEquals("-", runs.rows().get(runs.rows().size() - 1).get(column), "a tuning runs in one turn");
@@ -129,11 +126,14 @@ class LatencyScenarioTest {
 
     @Test
     void showsTheMeanTimeOfEachCommitInTheProducerFlushTheOffsetsAndTheTransactionCommit() {
-        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
-                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
-
-        Table runs = result.tables().get(0);
+        Table runs = defaultRunsTable();
         int column = runs.columns().indexOf("per commit: producer flush / offsets / transaction commit, ms");
         assertEquals(Numbers.of(2.5) + " / " + Numbers.of(1.5) + " / " + Numbers.of(0.5), runs.rows().get(0).get(column));
+    }
+
+    /** The table of every run, as a full run of the default setups would fill it. */
+    private static Table defaultRunsTable() {
+        return new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1), Duration.ofSeconds(20),
+                Duration.ofSeconds(25), Duration.ofSeconds(3)).tables().get(0);
     }
 }
