@@ -30,6 +30,7 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
+import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -38,6 +39,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -75,10 +77,14 @@ public final class ThroughputScenario implements Scenario {
      * thread's time went.
      */
     record Run(String application, String guarantee, long records, double seconds, double cpuSeconds,
-               Map<String, Long> writtenByTopic, Map<String, Double> profile, ThreadTimes times) {
+               Appended appended, Map<String, Double> profile, ThreadTimes times) {
 
         long written() {
-            return writtenByTopic.values().stream().mapToLong(Long::longValue).sum();
+            return appended.records().values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        long bytesWritten() {
+            return appended.bytes().values().stream().mapToLong(Long::longValue).sum();
         }
 
         double perSecond() {
@@ -97,6 +103,46 @@ public final class ThroughputScenario implements Scenario {
         /** Records appended to the broker's topics (outputs, changelogs, repartitions, transaction markers) per input record. */
         double writtenPerRecord() {
             return (double) written() / records;
+        }
+
+        /** Bytes the broker's logs of those topics grew by per input record: records, batch headers and markers. */
+        double bytesPerRecord() {
+            return (double) bytesWritten() / records;
+        }
+    }
+
+    /**
+     * What the broker's topics other than the input held at one moment, or gained since another, by
+     * topic: records (end offsets) and bytes of their logs (as the broker reports its log directories),
+     * Kafka's own internal topics aside.
+     */
+    record Appended(Map<String, Long> records, Map<String, Long> bytes) {
+
+        static Appended besides(Admin admin, String input) throws Exception {
+            List<String> topics = admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList();
+            return new Appended(written(admin, topics), logBytes(admin, topics));
+        }
+
+        static Appended besides(Map<String, Object> cluster, String input) throws Exception {
+            try (Admin admin = Admin.create(cluster)) {
+                return besides(admin, input);
+            }
+        }
+
+        /** What each topic gained since {@code before}, for the topics that gained anything. */
+        Appended since(Appended before) {
+            return new Appended(gained(records, before.records), gained(bytes, before.bytes));
+        }
+
+        private static Map<String, Long> gained(Map<String, Long> now, Map<String, Long> before) {
+            Map<String, Long> gained = new TreeMap<>();
+            now.forEach((topic, count) -> {
+                long added = count - before.getOrDefault(topic, 0L);
+                if (added > 0) {
+                    gained.put(topic, added);
+                }
+            });
+            return gained;
         }
     }
 
@@ -210,7 +256,7 @@ public final class ThroughputScenario implements Scenario {
             EnforcerConfig.PRODUCER_DEFAULTS.forEach((name, value) -> properties.put(StreamsConfig.producerPrefix(name), value));
         }
         long before = written(cluster, copyTopic(guarantee));
-        Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
+        Appended writtenBefore = Appended.besides(cluster, topics.requests().name());
         try (KafkaStreams streams = new KafkaStreams(builder.build(), properties)) {
             streams.start();
             return time(context, cluster, variant.label, application, guarantee, events, topics.requests().name(),
@@ -233,7 +279,7 @@ public final class ThroughputScenario implements Scenario {
         settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, ThroughputTrace.LATENESS.toMillis());
         // Both enforcer runs write the same decisions topic: the second counts only what it adds.
         long before = written(cluster, topics.decisions().name());
-        Map<String, Long> writtenBefore = writtenBesides(cluster, topics.requests().name());
+        Appended writtenBefore = Appended.besides(cluster, topics.requests().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
             Run run = time(context, cluster, "enforcer", application, guarantee, events, topics.requests().name(),
                     topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING,
@@ -257,7 +303,7 @@ public final class ThroughputScenario implements Scenario {
      * beyond the {@code before} it held when the application started.
      */
     private Run time(BenchContext context, Map<String, Object> cluster, String label, String application,
-                     String guarantee, long events, String input, String output, long before, Map<String, Long> writtenBefore,
+                     String guarantee, long events, String input, String output, long before, Appended writtenBefore,
                      BooleanSupplier running, Supplier<Map<MetricName, ? extends Metric>> metrics)
             throws Exception {
         long deadline = System.nanoTime() + RUN_TIMEOUT.toNanos();
@@ -277,12 +323,13 @@ public final class ThroughputScenario implements Scenario {
                 long now = System.nanoTime();
                 if (done >= events) {
                     Run run = new Run(label, guarantee, events, (now - start) / 1e9,
-                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, since(writtenBesides(admin, input), writtenBefore),
+                            (ThreadCpu.nanos(application) - cpuStart) / 1e9, Appended.besides(admin, input).since(writtenBefore),
                             profile.shares(application), ThreadTimes.of(application, metrics).since(timesStart));
                     context.progress().say(name(), label + " " + guarantee + ": " + events + " in "
                             + Numbers.of(run.seconds()) + " s = " + Numbers.of(run.perSecond()) + "/s, "
                             + Numbers.of(run.cpuMicrosPerRecord()) + " µs of client CPU and "
-                            + Numbers.of(run.writtenPerRecord()) + " records written per record");
+                            + Numbers.of(run.writtenPerRecord()) + " records and " + Numbers.of(run.bytesPerRecord())
+                            + " bytes written per record");
                     return run;
                 }
                 if (now - lastReport > TimeUnit.SECONDS.toNanos(5)) {
@@ -307,18 +354,6 @@ public final class ThroughputScenario implements Scenario {
         return committed;
     }
 
-    /** What each topic gained since {@code before}, for the topics that gained anything. */
-    private static Map<String, Long> since(Map<String, Long> now, Map<String, Long> before) {
-        Map<String, Long> gained = new TreeMap<>();
-        now.forEach((topic, records) -> {
-            long added = records - before.getOrDefault(topic, 0L);
-            if (added > 0) {
-                gained.put(topic, added);
-            }
-        });
-        return gained;
-    }
-
     private static long written(Map<String, Object> cluster, String topic) throws Exception {
         try (Admin admin = Admin.create(cluster)) {
             return written(admin, topic);
@@ -330,19 +365,20 @@ public final class ThroughputScenario implements Scenario {
         return written(admin, List.of(topic)).values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /**
-     * Counted before the application starts, as {@code before} is: it may copy or decide records
-     * before {@link #time} sees it running.
-     */
-    private static Map<String, Long> writtenBesides(Map<String, Object> cluster, String input) throws Exception {
-        try (Admin admin = Admin.create(cluster)) {
-            return writtenBesides(admin, input);
+    /** Bytes of each topic's partitions in the broker's log directories, as the broker reports them. */
+    private static Map<String, Long> logBytes(Admin admin, List<String> topics) throws Exception {
+        List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
+        Map<String, Long> bytes = new HashMap<>();
+        for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
+            for (LogDirDescription dir : dirs.values()) {
+                dir.replicaInfos().forEach((partition, replica) -> {
+                    if (topics.contains(partition.topic())) {
+                        bytes.merge(partition.topic(), replica.size(), Long::sum);
+                    }
+                });
+            }
         }
-    }
-
-    /** Records in every topic but {@code input} (end offsets, summed), Kafka's own internal topics aside. */
-    private static Map<String, Long> writtenBesides(Admin admin, String input) throws Exception {
-        return written(admin, admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList());
+        return bytes;
     }
 
     /** Records in each topic (end offsets, summed over its partitions). */
@@ -364,13 +400,14 @@ public final class ThroughputScenario implements Scenario {
     }
 
     /** The byte-copy's runs of one guarantee as one: every record over all their time, CPU and writes. */
-    record Ceiling(double perSecond, double cpuMicrosPerRecord, double writtenPerRecord) {
+    record Ceiling(double perSecond, double cpuMicrosPerRecord, double writtenPerRecord, double bytesPerRecord) {
 
         static Ceiling pooled(Run... runs) {
             long records = Arrays.stream(runs).mapToLong(Run::records).sum();
             return new Ceiling(records / Arrays.stream(runs).mapToDouble(Run::seconds).sum(),
                     Arrays.stream(runs).mapToDouble(Run::cpuSeconds).sum() * 1e6 / records,
-                    (double) Arrays.stream(runs).mapToLong(Run::written).sum() / records);
+                    (double) Arrays.stream(runs).mapToLong(Run::written).sum() / records,
+                    (double) Arrays.stream(runs).mapToLong(Run::bytesWritten).sum() / records);
         }
     }
 
@@ -409,7 +446,9 @@ public final class ThroughputScenario implements Scenario {
                     .figure(id + "CpuRatio", cpuRatio, "x")
                     .figure(id + "EnforcerPerCoreSecond", enforcer.perCoreSecond(), "decisions/s per core")
                     .figure(id + "ByteCopyWrittenPerRecord", copy.writtenPerRecord(), "records/record")
-                    .figure(id + "EnforcerWrittenPerDecision", enforcer.writtenPerRecord(), "records/decision");
+                    .figure(id + "EnforcerWrittenPerDecision", enforcer.writtenPerRecord(), "records/decision")
+                    .figure(id + "ByteCopyBytesPerRecord", copy.bytesPerRecord(), "bytes/record")
+                    .figure(id + "EnforcerBytesPerDecision", enforcer.bytesPerRecord(), "bytes/decision");
             rows.add(List.of(guarantee, Numbers.of(copy.perSecond()),
                     Numbers.of(copyBefore.perSecond()) + ", " + Numbers.of(copyAfter.perSecond()),
                     Numbers.of(enforcer.perSecond()), Numbers.percent(share),
@@ -464,30 +503,48 @@ public final class ThroughputScenario implements Scenario {
     }
 
     /**
-     * Records each enforcer run appended per decision, by topic (the application id left out of
-     * Kafka Streams' own topic names), transaction markers included.
+     * Records and bytes each enforcer run appended per decision, by topic (the application id left out of
+     * Kafka Streams' own topic names), transaction markers included; below them, the byte-copy's per record.
      */
-    private static Table writtenTable(List<Run> runs, int events) {
+    static Table writtenTable(List<Run> runs, int events) {
         List<Run> enforcerRuns = runs.stream().filter(run -> run.application().equals("enforcer")).toList();
-        Map<String, List<Long>> byTopic = new TreeMap<>();
+        Map<String, long[]> byTopic = new TreeMap<>();
         for (int i = 0; i < enforcerRuns.size(); i++) {
-            String application = enforcerApplication(enforcerRuns.get(i).guarantee()) + "-";
-            for (Map.Entry<String, Long> topic : enforcerRuns.get(i).writtenByTopic().entrySet()) {
-                String name = topic.getKey().startsWith(application) ? topic.getKey().substring(application.length()) : topic.getKey();
-                List<Long> counts = byTopic.computeIfAbsent(name, n -> new ArrayList<>(Collections.nCopies(enforcerRuns.size(), 0L)));
-                counts.set(i, counts.get(i) + topic.getValue());
+            Run run = enforcerRuns.get(i);
+            String application = enforcerApplication(run.guarantee()) + "-";
+            for (String topic : run.appended().records().keySet()) {
+                String name = topic.startsWith(application) ? topic.substring(application.length()) : topic;
+                long[] counts = byTopic.computeIfAbsent(name, n -> new long[2 * enforcerRuns.size()]);
+                counts[2 * i] += run.appended().records().get(topic);
+                counts[2 * i + 1] += run.appended().bytes().getOrDefault(topic, 0L);
             }
         }
         List<String> columns = new ArrayList<>(List.of("topic"));
-        enforcerRuns.forEach(run -> columns.add(run.guarantee()));
+        enforcerRuns.forEach(run -> columns.addAll(List.of(run.guarantee() + " records", run.guarantee() + " bytes")));
         List<List<String>> rows = new ArrayList<>();
         byTopic.forEach((topic, counts) -> {
             List<String> row = new ArrayList<>(List.of(topic));
-            counts.forEach(count -> row.add(String.format(Locale.ROOT, "%.3f", (double) count / events)));
+            for (int i = 0; i < enforcerRuns.size(); i++) {
+                row.add(String.format(Locale.ROOT, "%.3f", (double) counts[2 * i] / events));
+                row.add(String.format(Locale.ROOT, "%.1f", (double) counts[2 * i + 1] / events));
+            }
             rows.add(row);
         });
-        return new Table("Records the enforcer wrote per decision, by topic (end offsets, so transaction markers count)",
-                columns, rows);
+        List<String> all = new ArrayList<>(List.of("all topics"));
+        List<String> copies = new ArrayList<>(List.of("the byte-copy's output, per record (before and after pooled)"));
+        for (Run run : enforcerRuns) {
+            all.addAll(List.of(String.format(Locale.ROOT, "%.3f", run.writtenPerRecord()),
+                    String.format(Locale.ROOT, "%.1f", run.bytesPerRecord())));
+            Ceiling copy = Ceiling.pooled(find(runs, BYTE_COPY, run.guarantee()), find(runs, BYTE_COPY_AFTER, run.guarantee()));
+            copies.addAll(List.of(String.format(Locale.ROOT, "%.3f", copy.writtenPerRecord()),
+                    String.format(Locale.ROOT, "%.1f", copy.bytesPerRecord())));
+        }
+        rows.add(all);
+        rows.add(copies);
+        return new Table("Records and bytes the enforcer wrote per decision, by topic (records by end offsets, so "
+                + "transaction markers count; bytes as the broker's logs grew: record batches with their headers, and the "
+                + "markers), and the byte-copy's per record: what the broker in the same process stores and "
+                + "acknowledges for each", columns, rows);
     }
 
     /** Each area's share of the stream thread's execution samples, per run, in the order of the enforcer's first run. */

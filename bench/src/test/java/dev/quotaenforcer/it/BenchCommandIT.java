@@ -152,14 +152,22 @@ class BenchCommandIT {
         }
         // Share of the ceiling and CPU over the byte-copy's under each guarantee, records written and rate under exactly-once.
         assertEquals(6, throughput.get("targets").size());
-        JsonNode written = table(throughput, "Records the enforcer wrote per decision, by topic");
+        JsonNode written = table(throughput, "Records and bytes the enforcer wrote per decision, by topic");
         JsonNode decisions = null;
         for (JsonNode row : written.get("rows")) {
             decisions = row.get(0).asText().equals("bench.decisions") ? row : decisions;
         }
         assertNotNull(decisions, "the decisions topic is among the topics written: " + written);
-        for (int column = 1; column < decisions.size(); column++) {
+        for (int column = 1; column < decisions.size(); column += 2) {
             assertTrue(Double.parseDouble(decisions.get(column).asText()) >= 1.0, "a decision per request: " + written);
+            // A record batch of decisions holds their JSON: more bytes than records in the log.
+            assertTrue(Double.parseDouble(decisions.get(column + 1).asText()) > 100, "a decision's bytes: " + written);
+        }
+        for (String guarantee : List.of("exactlyOnce", "atLeastOnce")) {
+            double copyBytes = throughput.at("/figures/" + guarantee + "ByteCopyBytesPerRecord/value").asDouble();
+            double enforcerBytes = throughput.at("/figures/" + guarantee + "EnforcerBytesPerDecision/value").asDouble();
+            assertTrue(copyBytes > 0 && enforcerBytes > copyBytes, "a decision and its state take more bytes than a copied "
+                    + "request: " + throughput);
         }
         JsonNode profile = table(throughput, "Where the stream thread's time goes");
         JsonNode samples = profile.get("rows").get(profile.get("rows").size() - 1);
