@@ -87,7 +87,7 @@ public final class LatencyScenario implements Scenario {
      * @param commits         what the commits during those turns spent in Kafka's calls
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
-                    double punctuationMs, List<Double> turnP99Ms, CommitTimes commits) {
+                    double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions) {
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)
@@ -294,14 +294,18 @@ public final class LatencyScenario implements Scenario {
         Map<Live, Double> commitPerTaskMs = new HashMap<>();
         Map<Live, Double> punctuationMs = new HashMap<>();
         Map<Live, CommitTimes> commits = new HashMap<>();
+        Map<Live, TurnInterruptions> interruptions = new HashMap<>();
         List<Live> turns = turns(sharing);
         for (int turn = 0; turn < turns.size(); turn++) {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
             CommitTimes before = CommitTimes.of(setup.answering().streams());
+            TurnInterruptions interruptedBefore = TurnInterruptions.of(setup.answering().streams());
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
                     asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
             commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
+            interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
+                    TurnInterruptions::plus);
             results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
             commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
             punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
@@ -316,14 +320,17 @@ public final class LatencyScenario implements Scenario {
             List<OpenLoop.Result> own = results.get(setup);
             OpenLoop.Result result = OpenLoop.Result.pooled(own);
             Measured run = new Measured(setup.setup(), isolation, result, commitPerTaskMs.get(setup),
-                    punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup));
+                    punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup),
+                    interruptions.get(setup));
             context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                     + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
                     + " ms, p99.9 " + Numbers.of(result.latency().p999Ms()) + " ms, "
                     + Numbers.of(result.decidedPerSecond()) + " decided/s, " + result.byPolicy()
                     + " by failure policy, sender at most " + Numbers.of(result.sendLagMs()) + " ms behind, "
                     + "longest commit per task " + Numbers.of(run.commitPerTaskMs()) + " ms, longest punctuation "
-                    + Numbers.of(run.punctuationMs()) + " ms, per commit " + perCommit(run.commits()) + " ms");
+                    + Numbers.of(run.punctuationMs()) + " ms, per commit " + perCommit(run.commits()) + " ms, "
+                    + collections(run.interruptions()) + " JVM collections / ms, "
+                    + Numbers.of(run.interruptions().retriedRecords()) + " records sent again");
             runs.add(run);
         }
         return runs;
@@ -333,6 +340,11 @@ public final class LatencyScenario implements Scenario {
     static String perCommit(CommitTimes commits) {
         return Numbers.of(commits.flushMsPerCommit()) + " / " + Numbers.of(commits.sendOffsetsMsPerCommit()) + " / "
                 + Numbers.of(commits.commitMsPerCommit());
+    }
+
+    /** The JVM's collections during a setup's turns and their time in ms. */
+    static String collections(TurnInterruptions interruptions) {
+        return Numbers.of(interruptions.collections()) + " / " + Numbers.of(interruptions.collectionMs());
     }
 
     /** The prefix of a setup's topics and application id, so no two setups share either. */
@@ -503,12 +515,16 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".longestPunctuationMs", run.punctuationMs(), "ms")
                     .figure(id + ".flushMsPerCommit", run.commits().flushMsPerCommit(), "ms")
                     .figure(id + ".sendOffsetsMsPerCommit", run.commits().sendOffsetsMsPerCommit(), "ms")
-                    .figure(id + ".commitMsPerCommit", run.commits().commitMsPerCommit(), "ms");
+                    .figure(id + ".commitMsPerCommit", run.commits().commitMsPerCommit(), "ms")
+                    .figure(id + ".collections", run.interruptions().collections(), "collections")
+                    .figure(id + ".collectionMs", run.interruptions().collectionMs(), "ms")
+                    .figure(id + ".retriedRecords", run.interruptions().retriedRecords(), "records");
             rows.add(List.of(run.label(), Numbers.of(r.offeredPerSecond()), Numbers.of(r.decidedPerSecond()),
                     Numbers.of(latency.p50Ms()), Numbers.of(latency.p99Ms()), perTurn(run.turnP99Ms()),
                     Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()),
                     Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()),
-                    perCommit(run.commits()), Numbers.of(run.punctuationMs())));
+                    perCommit(run.commits()), Numbers.of(run.punctuationMs()), collections(run.interruptions()),
+                    Numbers.of(run.interruptions().retriedRecords())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
@@ -519,7 +535,8 @@ public final class LatencyScenario implements Scenario {
                 + "in the same process, broker in a JVM of its own; milliseconds",
                 List.of("setup", "offered/s", "decided/s", "p50", "p99", "p99 per turn", "p99.9", "max", "by failure policy",
                         "failed or unanswered", "sender behind, ms", "longest commit per task, ms",
-                        "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms"), rows));
+                        "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms",
+                        "JVM collections in its turns / ms they took", "records its producer sent again"), rows));
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));

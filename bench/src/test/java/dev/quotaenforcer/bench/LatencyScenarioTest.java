@@ -26,7 +26,8 @@ class LatencyScenarioTest {
                     double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3,
-                            setup.tuning() ? List.of(90.0) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6)));
+                            setup.tuning() ? List.of(90.0) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
+                            new TurnInterruptions(5, 22, 0)));
                 }
             }
         }
@@ -84,7 +85,8 @@ class LatencyScenarioTest {
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
-                        measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits()) : run)
+                        measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits(),
+                        run.interruptions()) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
@@ -129,6 +131,13 @@ class LatencyScenarioTest {
         Table runs = defaultRunsTable();
         int column = runs.columns().indexOf("per commit: producer flush / offsets / transaction commit, ms");
         assertEquals(Numbers.of(2.5) + " / " + Numbers.of(1.5) + " / " + Numbers.of(0.5), runs.rows().get(0).get(column));
+    }
+
+    @Test
+    void showsTheJvmsCollectionsAndTheRecordsSentAgainDuringEachSetupsTurns() {
+        Table runs = defaultRunsTable();
+        assertEquals("5 / 22", runs.rows().get(0).get(runs.columns().indexOf("JVM collections in its turns / ms they took")));
+        assertEquals("0", runs.rows().get(0).get(runs.columns().indexOf("records its producer sent again")));
     }
 
     /** The table of every run, as a full run of the default setups would fill it. */
