@@ -35,7 +35,7 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * transaction while the task works, not in the commit, whose producer flush had waited for the broker
  * to add the partition as well as for the records.
  * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
- * read back from the store beneath. Reads see the changes held, interactive queries too, as the
+ * read back from the store beneath, unless they settled as they were written. Reads see the changes held, interactive queries too, as the
  * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
  *
  * <p>Kafka Streams prepares a thread's tasks for the commit one after another, each flushing its
@@ -181,8 +181,14 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         }
         // One write batch into RocksDB (a null value deletes), where a put per key went into RocksDB key by key.
         wrapped().putAll(changes);
-        // Kept once in the store, so a concurrent reader finds the value in one place or another.
-        written.putAll(changed);
+        // Kept once in the store, so a concurrent reader finds the value in one place or another. A value that
+        // settled as it was written (a request-id batch, which its serializer seals) is not kept: its task writes
+        // such values and never reads them, and kept they stayed on the heap until deleted, beside their ids' index.
+        for (KeyValue<K, V> change : changes) {
+            if (!settled.test(change.value)) {
+                written.put(change.key, change.value == null ? DELETED : change.value);
+            }
+        }
         changed.clear();
         wroteSinceCommit = true;
     }

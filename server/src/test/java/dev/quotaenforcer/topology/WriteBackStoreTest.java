@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -146,6 +147,28 @@ class WriteBackStoreTest {
 
         negativeSettled.put("other", -2L);
         assertEquals(-2L, negativeSettled.get("other"), "a settled value replaces what was kept after the write-back");
+    }
+
+    @Test
+    void aValueThatSettledAsItWasWrittenBackIsNotKeptForReadsAndTheOthersAre() {
+        // As a request-id batch settles: open while it is held, sealed by the write-back's serializer.
+        AtomicBoolean sealed = new AtomicBoolean();
+        WriteBackStore<String, Long> sealing = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("w"), Serdes.String(), Serdes.Long()).withLoggingDisabled(),
+                v -> sealed.get() && v != null && v > 100, false).build();
+        sealing.init(new MockProcessorContext<>().getStateStoreContext(), sealing);
+        KeyValueStore<String, Long> under = sealing.wrapped();
+        sealing.put("batch", 101L);
+        sealing.put("entry", 1L);
+        sealed.set(true);
+
+        sealing.flushCache();
+        under.put("batch", 7L);
+        under.put("entry", 8L);
+
+        assertEquals(7L, sealing.get("batch"), "settled as it was written back: read from the store beneath");
+        assertEquals(1L, sealing.get("entry"), "kept as written back: not read from the store beneath");
+        sealing.close();
     }
 
     @Test
