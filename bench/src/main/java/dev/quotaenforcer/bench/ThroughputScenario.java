@@ -73,8 +73,8 @@ public final class ThroughputScenario implements Scenario {
 
     /**
      * One measured run: an application, its guarantee, how long it took to do every input record, the
-     * CPU its own threads (stream thread, producer, consumer) used meanwhile and where its stream
-     * thread's time went.
+     * CPU its own threads (stream thread, producer, consumer) used meanwhile, what it appended to the
+     * broker's topics and where its stream thread's time went.
      */
     record Run(String application, String guarantee, long records, double seconds, double cpuSeconds,
                Appended appended, Map<String, Double> profile, ThreadTimes times) {
@@ -123,6 +123,10 @@ public final class ThroughputScenario implements Scenario {
             return new Appended(written(admin, topics), logBytes(admin, topics));
         }
 
+        /**
+         * Taken before the application starts, as the output's {@code before} is: it may copy or decide
+         * records before {@link #time} sees it running.
+         */
         static Appended besides(Map<String, Object> cluster, String input) throws Exception {
             try (Admin admin = Admin.create(cluster)) {
                 return besides(admin, input);
