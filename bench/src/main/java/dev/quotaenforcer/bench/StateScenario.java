@@ -32,15 +32,12 @@ import java.util.function.ToLongFunction;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.LogDirDescription;
-import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -404,18 +401,7 @@ public final class StateScenario implements Scenario {
     /** Bytes of the topic's partitions in the broker's log directories, as the broker reports them. */
     private static long logBytes(Map<String, Object> cluster, String topic) throws Exception {
         try (Admin admin = Admin.create(cluster)) {
-            List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
-            long bytes = 0;
-            for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
-                for (LogDirDescription dir : dirs.values()) {
-                    for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
-                        if (replica.getKey().topic().equals(topic)) {
-                            bytes += replica.getValue().size();
-                        }
-                    }
-                }
-            }
-            return bytes;
+            return BrokerLogs.bytes(admin, List.of(topic)).getOrDefault(topic, 0L);
         }
     }
 

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -30,7 +29,6 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo;
-import org.apache.kafka.clients.admin.LogDirDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -39,7 +37,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -120,7 +117,7 @@ public final class ThroughputScenario implements Scenario {
 
         static Appended besides(Admin admin, String input) throws Exception {
             List<String> topics = admin.listTopics().names().get().stream().filter(topic -> !topic.equals(input)).toList();
-            return new Appended(written(admin, topics), logBytes(admin, topics));
+            return new Appended(written(admin, topics), BrokerLogs.bytes(admin, topics));
         }
 
         /**
@@ -369,22 +366,6 @@ public final class ThroughputScenario implements Scenario {
         return written(admin, List.of(topic)).values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Bytes of each topic's partitions in the broker's log directories, as the broker reports them. */
-    private static Map<String, Long> logBytes(Admin admin, List<String> topics) throws Exception {
-        List<Integer> brokers = admin.describeCluster().nodes().get().stream().map(Node::id).toList();
-        Map<String, Long> bytes = new HashMap<>();
-        for (Map<String, LogDirDescription> dirs : admin.describeLogDirs(brokers).allDescriptions().get().values()) {
-            for (LogDirDescription dir : dirs.values()) {
-                dir.replicaInfos().forEach((partition, replica) -> {
-                    if (topics.contains(partition.topic())) {
-                        bytes.merge(partition.topic(), replica.size(), Long::sum);
-                    }
-                });
-            }
-        }
-        return bytes;
-    }
-
     /** Records in each topic (end offsets, summed over its partitions). */
     private static Map<String, Long> written(Admin admin, List<String> topics) throws Exception {
         Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
@@ -406,6 +387,11 @@ public final class ThroughputScenario implements Scenario {
     /** The byte-copy's runs of one guarantee as one: every record over all their time, CPU and writes. */
     record Ceiling(double perSecond, double cpuMicrosPerRecord, double writtenPerRecord, double bytesPerRecord) {
 
+        /** The ceiling under {@code guarantee}: its byte-copy runs before and after the enforcer, pooled. */
+        static Ceiling of(List<Run> runs, String guarantee) {
+            return pooled(find(runs, BYTE_COPY, guarantee), find(runs, BYTE_COPY_AFTER, guarantee));
+        }
+
         static Ceiling pooled(Run... runs) {
             long records = Arrays.stream(runs).mapToLong(Run::records).sum();
             return new Ceiling(records / Arrays.stream(runs).mapToDouble(Run::seconds).sum(),
@@ -426,7 +412,7 @@ public final class ThroughputScenario implements Scenario {
         for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
             Run copyBefore = find(runs, BYTE_COPY, guarantee);
             Run copyAfter = find(runs, BYTE_COPY_AFTER, guarantee);
-            Ceiling copy = Ceiling.pooled(copyBefore, copyAfter);
+            Ceiling copy = Ceiling.of(runs, guarantee);
             Run tunedCopy = find(runs, BYTE_COPY_TUNED, guarantee);
             Run enforcer = find(runs, "enforcer", guarantee);
             double share = enforcer.perSecond() / copy.perSecond();
@@ -529,19 +515,16 @@ public final class ThroughputScenario implements Scenario {
         byTopic.forEach((topic, counts) -> {
             List<String> row = new ArrayList<>(List.of(topic));
             for (int i = 0; i < enforcerRuns.size(); i++) {
-                row.add(String.format(Locale.ROOT, "%.3f", (double) counts[2 * i] / events));
-                row.add(String.format(Locale.ROOT, "%.1f", (double) counts[2 * i + 1] / events));
+                row.addAll(perRecord((double) counts[2 * i] / events, (double) counts[2 * i + 1] / events));
             }
             rows.add(row);
         });
         List<String> all = new ArrayList<>(List.of("all topics"));
         List<String> copies = new ArrayList<>(List.of("the byte-copy's output, per record (before and after pooled)"));
         for (Run run : enforcerRuns) {
-            all.addAll(List.of(String.format(Locale.ROOT, "%.3f", run.writtenPerRecord()),
-                    String.format(Locale.ROOT, "%.1f", run.bytesPerRecord())));
-            Ceiling copy = Ceiling.pooled(find(runs, BYTE_COPY, run.guarantee()), find(runs, BYTE_COPY_AFTER, run.guarantee()));
-            copies.addAll(List.of(String.format(Locale.ROOT, "%.3f", copy.writtenPerRecord()),
-                    String.format(Locale.ROOT, "%.1f", copy.bytesPerRecord())));
+            all.addAll(perRecord(run.writtenPerRecord(), run.bytesPerRecord()));
+            Ceiling copy = Ceiling.of(runs, run.guarantee());
+            copies.addAll(perRecord(copy.writtenPerRecord(), copy.bytesPerRecord()));
         }
         rows.add(all);
         rows.add(copies);
@@ -549,6 +532,11 @@ public final class ThroughputScenario implements Scenario {
                 + "transaction markers count; bytes as the broker's logs grew: record batches with their headers, and the "
                 + "markers), and the byte-copy's per record: what the broker in the same process stores and "
                 + "acknowledges for each", columns, rows);
+    }
+
+    /** The cells of records and bytes written per input record. */
+    private static List<String> perRecord(double records, double bytes) {
+        return List.of(String.format(Locale.ROOT, "%.3f", records), String.format(Locale.ROOT, "%.1f", bytes));
     }
 
     /** Each area's share of the stream thread's execution samples, per run, in the order of the enforcer's first run. */

@@ -34,9 +34,10 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  * each value its builder names settled. Under exactly-once its changelog partition then joins the open
  * transaction while the task works, not in the commit, whose producer flush had waited for the broker
  * to add the partition as well as for the records.
- * It keeps the values it wrote back lately too, so a key changed again soon after a commit is not
- * read back from the store beneath, unless they settled as they were written. Reads see the changes held, interactive queries too, as the
- * record cache lets them; an interactive query's iteration sees the store beneath, as of the last write-back.
+ * It keeps the values it wrote back lately too, unless they settled as they were written, so a key
+ * changed again soon after a commit is not read back from the store beneath. Reads see the changes
+ * held, interactive queries too, as the record cache lets them; an interactive query's iteration sees
+ * the store beneath, as of the last write-back.
  *
  * <p>Kafka Streams prepares a thread's tasks for the commit one after another, each flushing its
  * stores and then the thread's one producer, so each task's write-back would cost the commit a
