@@ -330,7 +330,8 @@ public final class LatencyScenario implements Scenario {
                     + "longest commit per task " + Numbers.of(run.commitPerTaskMs()) + " ms, longest punctuation "
                     + Numbers.of(run.punctuationMs()) + " ms, per commit " + perCommit(run.commits()) + " ms, "
                     + collections(run.interruptions()) + " JVM collections / ms, "
-                    + Numbers.of(run.interruptions().retriedRecords()) + " records sent again");
+                    + Numbers.of(run.interruptions().retriedRecords()) + " records sent again, "
+                    + Numbers.of(run.interruptions().compilingMs()) + " ms compiling");
             runs.add(run);
         }
         return runs;
@@ -518,13 +519,14 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".commitMsPerCommit", run.commits().commitMsPerCommit(), "ms")
                     .figure(id + ".collections", run.interruptions().collections(), "collections")
                     .figure(id + ".collectionMs", run.interruptions().collectionMs(), "ms")
-                    .figure(id + ".retriedRecords", run.interruptions().retriedRecords(), "records");
+                    .figure(id + ".retriedRecords", run.interruptions().retriedRecords(), "records")
+                    .figure(id + ".compilingMs", run.interruptions().compilingMs(), "ms");
             rows.add(List.of(run.label(), Numbers.of(r.offeredPerSecond()), Numbers.of(r.decidedPerSecond()),
                     Numbers.of(latency.p50Ms()), Numbers.of(latency.p99Ms()), perTurn(run.turnP99Ms()),
                     Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()),
                     Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()),
                     perCommit(run.commits()), Numbers.of(run.punctuationMs()), collections(run.interruptions()),
-                    Numbers.of(run.interruptions().retriedRecords())));
+                    Numbers.of(run.interruptions().retriedRecords()), Numbers.of(run.interruptions().compilingMs())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
@@ -536,7 +538,8 @@ public final class LatencyScenario implements Scenario {
                 List.of("setup", "offered/s", "decided/s", "p50", "p99", "p99 per turn", "p99.9", "max", "by failure policy",
                         "failed or unanswered", "sender behind, ms", "longest commit per task, ms",
                         "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms",
-                        "JVM collections in its turns / ms they took", "records its producer sent again"), rows));
+                        "JVM collections in its turns / ms they took", "records its producer sent again",
+                        "ms the JIT compilers worked in its turns"), rows));
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));

@@ -27,7 +27,7 @@ class LatencyScenarioTest {
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3,
                             setup.tuning() ? List.of(90.0) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
-                            new TurnInterruptions(5, 22, 0)));
+                            new TurnInterruptions(5, 22, 0, 30)));
                 }
             }
         }
@@ -134,10 +134,11 @@ class LatencyScenarioTest {
     }
 
     @Test
-    void showsTheJvmsCollectionsAndTheRecordsSentAgainDuringEachSetupsTurns() {
+    void showsTheJvmsCollectionsTheRecordsSentAgainAndTheCompilingDuringEachSetupsTurns() {
         Table runs = defaultRunsTable();
         assertEquals("5 / 22", runs.rows().get(0).get(runs.columns().indexOf("JVM collections in its turns / ms they took")));
         assertEquals("0", runs.rows().get(0).get(runs.columns().indexOf("records its producer sent again")));
+        assertEquals("30", runs.rows().get(0).get(runs.columns().indexOf("ms the JIT compilers worked in its turns")));
     }
 
     /** The table of every run, as a full run of the default setups would fill it. */

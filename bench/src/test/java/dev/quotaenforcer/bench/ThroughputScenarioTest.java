@@ -15,7 +15,7 @@ class ThroughputScenarioTest {
     private static ThroughputScenario.Run run(String application, long records, double seconds, double cpuSeconds,
                                               Map<String, Long> written, Map<String, Long> bytes) {
         return new ThroughputScenario.Run(application, "exactly_once_v2", records, seconds, cpuSeconds,
-                new ThroughputScenario.Appended(written, bytes), Map.of(), new ThreadTimes(0, 0, 0, 0, 0, 0));
+                new ThroughputScenario.Appended(written, bytes), Map.of(), new ThreadTimes(0, 0, 0, 0, 0, 0, 0));
     }
 
     @Test
@@ -57,5 +57,19 @@ class ThroughputScenarioTest {
         assertEquals(List.of(List.of(decisions, "1.000", "450.0"), List.of("quota-state-changelog", "0.300", "21.0"),
                 List.of("all topics", "1.300", "471.0"),
                 List.of("the byte-copy's output, per record (before and after pooled)", "1.001", "150.2")), table.rows());
+    }
+
+    @Test
+    void theTimeTableShowsTheJitCompilersCoresApartFromTheRestOfTheProcess() {
+        // 2 s of wall-clock time: the process used 3 s of CPU, the application 1 s of it and the compilers 0.5 s.
+        ThroughputScenario.Run run = new ThroughputScenario.Run("enforcer", "exactly_once_v2", 1_000, 2, 1,
+                new ThroughputScenario.Appended(Map.of(), Map.of()), Map.of(),
+                new ThreadTimes(800_000_000L, 3_000_000_000L, 0, 0, 0, 0, 500_000_000L));
+
+        Table table = ThroughputScenario.timeTable(List.of(run));
+
+        assertEquals(List.of("the JIT compilers, cores", "25.0%"), table.rows().get(table.rows().size() - 2));
+        assertEquals(List.of("the rest of the process (broker, benchmark, collector), cores", "75.0%"),
+                table.rows().get(table.rows().size() - 1));
     }
 }
