@@ -181,8 +181,8 @@ public final class ThroughputScenario implements Scenario {
             // it when only at-least-once was warmed up, the transactions' code being compiled in the first measured run.
             timeByteCopy(context, cluster, topics, StreamsConfig.AT_LEAST_ONCE, events, work, ByteCopy.WARM_UP);
             timeByteCopy(context, cluster, topics, StreamsConfig.EXACTLY_ONCE_V2, events, work, ByteCopy.WARM_UP);
-            // The enforcer's own code is compiled in its first runs: on two cores the compiler threads took 0.3 to 0.5 of a
-            // core through the measured exactly-once run, about a third of what the enforcer's own threads used.
+            // The enforcer's own code is compiled in its first runs: without these, the compiler threads took 0.35 of a
+            // core on average (up to a whole core in some seconds) of the two through the measured exactly-once run.
             timeEnforcer(context, cluster, topics, StreamsConfig.EXACTLY_ONCE_V2, events, work, true);
             timeEnforcer(context, cluster, topics, StreamsConfig.AT_LEAST_ONCE, events, work, true);
             for (String guarantee : List.of(StreamsConfig.EXACTLY_ONCE_V2, StreamsConfig.AT_LEAST_ONCE)) {
@@ -273,7 +273,8 @@ public final class ThroughputScenario implements Scenario {
 
     private Run timeEnforcer(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
                              long events, Path work, boolean warmUp) throws Exception {
-        String application = warmUp ? "bench-enforcer-warm-up-" + guarantee.replace('_', '-') : enforcerApplication(guarantee);
+        String application = warmUp ? "bench-enforcer-warm-up-" + guarantee.replace('_', '-')
+                : enforcerApplication(guarantee);
         Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
         settings.putAll(cluster);
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
@@ -283,13 +284,13 @@ public final class ThroughputScenario implements Scenario {
         settings.put(EnforcerConfig.DEFAULT_PLAN_CONFIG, ThroughputTrace.PLAN_ID);
         settings.put(EnforcerConfig.HTTP_PORT_CONFIG, -1);
         settings.put(EnforcerConfig.REQUEST_MAX_LATENESS_MS_CONFIG, ThroughputTrace.LATENESS.toMillis());
-        // Both enforcer runs write the same decisions topic: the second counts only what it adds.
+        // Every enforcer run writes the same decisions topic: each counts only what it adds.
         long before = written(cluster, topics.decisions().name());
         Appended writtenBefore = Appended.besides(cluster, topics.requests().name());
         try (Enforcer enforcer = Enforcer.start(settings)) {
-            Run run = time(context, cluster, warmUp ? "enforcer warm-up" : ENFORCER, application, guarantee, events, topics.requests().name(),
-                    topics.decisions().name(), before, writtenBefore, () -> enforcer.streams().state() == KafkaStreams.State.RUNNING,
-                    () -> enforcer.streams().metrics());
+            Run run = time(context, cluster, warmUp ? "enforcer warm-up" : ENFORCER, application, guarantee, events,
+                    topics.requests().name(), topics.decisions().name(), before, writtenBefore,
+                    () -> enforcer.streams().state() == KafkaStreams.State.RUNNING, () -> enforcer.streams().metrics());
             long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
             if (decided != events) {
                 throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
