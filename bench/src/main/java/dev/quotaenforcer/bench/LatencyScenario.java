@@ -23,7 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -160,7 +159,7 @@ public final class LatencyScenario implements Scenario {
 
     private volatile List<Measured> measured = List.of();
     /** How many seconds each setup's warm-ups were extended while the JIT compilers still worked, by setup id. */
-    private final Map<String, Long> warmupExtensions = new ConcurrentHashMap<>();
+    private final Map<String, Long> warmupExtensions = new TreeMap<>();
 
     @Override
     public String name() {
@@ -612,7 +611,7 @@ public final class LatencyScenario implements Scenario {
                 + "Each warm-up then went on in " + WARMUP_SLICE.toSeconds() + " s slices while the JIT compilers worked "
                 + "more than " + QUIET_COMPILING_MS + " ms in the last one (a measured turn shares the two cores with them), "
                 + "up to " + MOST_WARMUP_EXTENSION.toSeconds() + " s more; this run's extensions, in seconds by setup: "
-                + (warmupExtensions.isEmpty() ? "none" : new TreeMap<>(warmupExtensions)) + ".");
+                + (warmupExtensions.isEmpty() ? "none" : warmupExtensions) + ".");
         result.note("The enforcer and the reply echo it is judged against run side by side in the JVM, each on topics "
                 + "of its own, and take turns at each load they share: enforcer, echo, echo, enforcer, each turn "
                 + length.dividedBy(2).toSeconds() + " s after " + warmup.toSeconds() + " s of warm-up, and each one's "

@@ -249,7 +249,7 @@ public final class ThroughputScenario implements Scenario {
 
     private Run timeByteCopy(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
                              long events, Path work, ByteCopy variant) throws Exception {
-        String application = variant.applicationPrefix + guarantee.replace('_', '-');
+        String application = applicationId(variant.applicationPrefix, guarantee);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(topics.requests().name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(copyTopic(guarantee), Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
@@ -273,8 +273,7 @@ public final class ThroughputScenario implements Scenario {
 
     private Run timeEnforcer(BenchContext context, Map<String, Object> cluster, Topics topics, String guarantee,
                              long events, Path work, boolean warmUp) throws Exception {
-        String application = warmUp ? "bench-enforcer-warm-up-" + guarantee.replace('_', '-')
-                : enforcerApplication(guarantee);
+        String application = warmUp ? applicationId("bench-enforcer-warm-up-", guarantee) : enforcerApplication(guarantee);
         Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
         settings.putAll(cluster);
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, application);
@@ -300,7 +299,12 @@ public final class ThroughputScenario implements Scenario {
     }
 
     private static String enforcerApplication(String guarantee) {
-        return "bench-enforcer-" + guarantee.replace('_', '-');
+        return applicationId("bench-enforcer-", guarantee);
+    }
+
+    /** An application id of its own per run and guarantee: no run starts from another's offsets. */
+    private static String applicationId(String prefix, String guarantee) {
+        return prefix + guarantee.replace('_', '-');
     }
 
     /**
@@ -493,7 +497,8 @@ public final class ThroughputScenario implements Scenario {
                 + "2026-12-05 only at-least-once was warmed up, so the exactly-once byte-copy compiled the transactions' "
                 + "code. Then the enforcer runs once under each guarantee, unreported, so that its measured runs do not "
                 + "pay for compiling its own code either: until the fourth session of 2026-12-05 they did, while the JIT "
-                + "compilers took 0.3 to 0.8 of a core, and one build's exactly-once rate ranged from 27,307 to 72,042 "
+                + "compilers took 0.35 of a core on average (up to a whole core in some seconds), and one build's "
+                + "exactly-once rate ranged from 27,307 to 72,042 "
                 + "decisions/s between runs. Under each guarantee the byte-copy runs before the enforcer and again after "
                 + "it, and the ceiling "
                 + "pools both runs (every record over all their time and CPU): until 2026-12-05 it ran once, before, and a "

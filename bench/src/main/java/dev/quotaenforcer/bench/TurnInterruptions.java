@@ -24,7 +24,8 @@ record TurnInterruptions(double collections, double collectionMs, double retried
             collectionMs += Math.max(0, collector.getCollectionTime());
         }
         return new TurnInterruptions(collections, collectionMs,
-                ThreadTimes.sum(streams.metrics(), "producer-metrics", "record-retry-total"), ThreadTimes.compilingSoFar() / 1e6);
+                ThreadTimes.sum(streams.metrics(), "producer-metrics", "record-retry-total"),
+                ThreadTimes.compilingSoFar() / 1e6);
     }
 
     TurnInterruptions since(TurnInterruptions before) {
