@@ -152,8 +152,8 @@ public class DecisionPathBenchmarks {
                 Stores.inMemoryKeyValueStore(QuotaTopology.PLAN_CATALOG_STORE), Serdes.String(), Serdes.ByteArray())
                 .withLoggingDisabled().build();
         stores.add(plans);
-        stores.add(Stores.timestampedKeyValueStoreBuilder(Stores.inMemoryKeyValueStore(QuotaTopology.KEY_CATALOG_STORE),
-                Serdes.String(), Serdes.String()).withLoggingDisabled().build());
+        // The key catalog as the topology keeps it: every key of the trace is looked up in it, in vain.
+        stores.add(QuotaTopology.keyCatalogStore().withLoggingDisabled().build());
         for (StateStore store : stores) {
             store.init(deciderContext.getStateStoreContext(), store);
             deciderContext.addStateStore(store);

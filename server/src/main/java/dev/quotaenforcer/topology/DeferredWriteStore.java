@@ -62,22 +62,7 @@ final class DeferredWriteStore extends WrappedStateStore<KeyValueStore<Bytes, by
 
     /** Supplies deferred-write stores over what {@code stored} supplies, under its name. */
     static KeyValueBytesStoreSupplier supplier(KeyValueBytesStoreSupplier stored) {
-        return new KeyValueBytesStoreSupplier() {
-            @Override
-            public String name() {
-                return stored.name();
-            }
-
-            @Override
-            public KeyValueStore<Bytes, byte[]> get() {
-                return new DeferredWriteStore(stored.get());
-            }
-
-            @Override
-            public String metricsScope() {
-                return stored.metricsScope();
-            }
-        };
+        return new WrappingSupplier(stored, DeferredWriteStore::new);
     }
 
     @Override

@@ -104,6 +104,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private ProcessorContext<String, Object> context;
     private OutcomePublisher outcomes;
     private KeyValueStore<String, KeyEntry> states;
+    /** The keys {@link #states} may hold: a key it cannot hold is not looked up in it. */
+    private StoredKeys storedKeys;
     private KeyValueStore<String, Long> watermark;
     /** The key catalog's plan id for an API key, or null. */
     private Function<String, String> catalogPlanIds;
@@ -170,12 +172,14 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         usage = new UsageLedger(context.taskId().toString(), lastWrite == null ? 0 : lastWrite,
                 closedBefore == null ? Long.MIN_VALUE : closedBefore);
         keysWithState = 0;
+        storedKeys = new StoredKeys(states.approximateNumEntries());
         try (KeyValueIterator<String, KeyEntry> all = states.all()) {
             while (all.hasNext()) {
                 KeyValue<String, KeyEntry> entry = all.next();
                 if (entry.value != null) {
                     keysWithState += entry.value.hasState() ? 1 : 0;
                     usage.restore(entry.key, entry.value);
+                    storedKeys.add(entry.key);
                 }
             }
         }
@@ -229,7 +233,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         if (plan == null) {
             return rejected(request, planId, Reason.UNKNOWN_PLAN, time, late);
         }
-        KeyEntry entry = states.get(request.apiKey());
+        KeyEntry entry = storedKeys.mayHold(request.apiKey()) ? states.get(request.apiKey()) : null;
         KeyState stored = stateOf(request.apiKey(), entry);
         if (stored == null && assigned == null && defaultPlanMaxKeys > 0 && keysWithState >= defaultPlanMaxKeys) {
             // A flood of unknown keys would otherwise take memory for each: the default plan admits new keys
@@ -247,6 +251,9 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             }
         }
         states.put(request.apiKey(), updated);
+        if (entry == null) {
+            storedKeys.add(request.apiKey());
+        }
         if (stored == null) {
             keysWithState++;
         }
@@ -303,6 +310,9 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 states.delete(command.apiKey());
             } else {
                 states.put(command.apiKey(), updated);
+                if (entry == null) {
+                    storedKeys.add(command.apiKey());
+                }
             }
             keysWithState += (done.state() == null ? 0 : 1) - (stored == null ? 0 : 1);
             LOG.info("Applied {} command {} of {} to key {}: {}", command.type().id(), command.commandId(), command.issuer(),
@@ -370,11 +380,16 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         long startNanos = System.nanoTime();
         long scanned = 0;
         List<KeyValue<String, KeyEntry>> changed = new ArrayList<>();
+        // The keys that stay, without those deleted since the task started: so the filters do not only grow.
+        StoredKeys staying = new StoredKeys(states.approximateNumEntries());
         try (KeyValueIterator<String, KeyEntry> all = states.all()) {
             while (all.hasNext()) {
                 KeyValue<String, KeyEntry> entry = all.next();
                 scanned++;
                 KeyEntry swept = swept(entry.value, idleBefore, usage.closedBefore());
+                if (swept != null) {
+                    staying.add(entry.key);
+                }
                 if (entry.value == null || swept != entry.value) {
                     changed.add(KeyValue.pair(entry.key, swept));
                     if (entry.value != null && entry.value.hasState() && (swept == null || !swept.hasState())) {
@@ -383,6 +398,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 }
             }
         }
+        storedKeys = staying;
         long deleted = 0;
         for (KeyValue<String, KeyEntry> change : changed) {
             if (change.value == null) {

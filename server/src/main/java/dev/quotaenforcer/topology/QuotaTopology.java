@@ -24,7 +24,9 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 
 /**
  * Builds the enforcer's Kafka Streams topology from its configuration.
@@ -111,11 +113,19 @@ public final class QuotaTopology {
         builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.inMemoryKeyValueStore(PLAN_CATALOG_STORE),
                         Serdes.String(), Serdes.ByteArray()), topics.planCatalog().name(), topics.planCatalog().consumed(),
                 () -> CatalogLoader.plans(PLAN_CATALOG_STORE, planChanges));
-        builder.addGlobalStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(KEY_CATALOG_STORE),
-                        Serdes.String(), Serdes.String()), topics.keyCatalog().name(), topics.keyCatalog().consumed(),
+        builder.addGlobalStore(keyCatalogStore(), topics.keyCatalog().name(), topics.keyCatalog().consumed(),
                 () -> CatalogLoader.assignments(KEY_CATALOG_STORE, assignmentChanges));
         validate(builder, topics.plans(), PlanValidator::new, topics.planCatalog(), "plan");
         validate(builder, topics.apiKeys(), KeyAssignmentValidator::new, topics.keyCatalog(), "api-key");
+    }
+
+    /**
+     * The key catalog's global store: RocksDB, as the catalog may name millions of keys, behind a filter
+     * that answers most lookups of a key it lacks without RocksDB ({@link KnownKeysStore}).
+     */
+    static StoreBuilder<TimestampedKeyValueStore<String, String>> keyCatalogStore() {
+        return Stores.timestampedKeyValueStoreBuilder(
+                KnownKeysStore.supplier(Stores.persistentTimestampedKeyValueStore(KEY_CATALOG_STORE)), Serdes.String(), Serdes.String());
     }
 
     private <V> void validate(StreamsBuilder builder, Topic<String, byte[]> source,
