@@ -491,7 +491,8 @@ public final class ThroughputScenario implements Scenario {
                 + "written counts what the run appended to every topic but the input (outputs, changelogs, repartition "
                 + "topics, transaction markers), per input record: it moves with the load far less than the rates do (only "
                 + "through how many decisions share a commit). Decisions/s per core is decisions per second of that client "
-                + "CPU. The stream threads' JFR recordings are kept beside the report as throughput-<application>.jfr. "
+                + "CPU. The stream threads' JFR recordings are kept beside the report as throughput-<application>.jfr, and "
+                + "async-profiler's stacks, where it ran, as throughput-<application>.collapsed. "
                 + "Before the measured runs the byte-copy runs once under each guarantee, unreported, so that no measured run "
                 + "pays for compiling Kafka's code: until 2026-12-03 the exactly-once byte-copy ran first and did, and until "
                 + "2026-12-05 only at-least-once was warmed up, so the exactly-once byte-copy compiled the transactions' "
@@ -568,15 +569,13 @@ public final class ThroughputScenario implements Scenario {
             runs.forEach(run -> row.add(String.format(Locale.ROOT, "%.1f%%", 100 * run.profile().getOrDefault(area, 0.0))));
             rows.add(row);
         }
-        List<String> samples = new ArrayList<>(List.of("samples (JFR, every 10 ms)"));
+        List<String> samples = new ArrayList<>(List.of("samples"));
         runs.forEach(run -> samples.add(Numbers.of(run.profile().getOrDefault("", 0.0))));
         rows.add(samples);
-        return new Table("Where the stream thread's time goes: share of its execution samples by area of the code (a "
-                + "sample is charged to the first frame from the top of its stack that belongs to an area; the JDK, "
-                + "Jackson and Kafka's records, serializers and utilities are charged to their caller). Execution samples "
-                + "see Java code only: time the thread spends inside RocksDB's native calls is in none of them "
-                + "(DecisionPathBenchmarks measures it with the rest)",
-                columns, rows);
+        return new Table("Where the stream thread's time goes: share of its samples by area of the code (a sample is "
+                + "charged to the first Java frame from the top of its stack that belongs to an area; the JDK, Jackson and "
+                + "Kafka's records, serializers and utilities are charged to their caller). The samples are "
+                + StreamThreadProfile.sampler(), columns, rows);
     }
 
     /** Each run's stream thread's wall-clock time by what it did, and the CPU of the rest of the process. */
