@@ -3,9 +3,12 @@ package dev.quotaenforcer.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** What the generic serde cannot be compared on: text that is not valid UTF-16, and growing past the first buffer. */
+/** What the generic serde cannot be compared on: text that is not valid UTF-16, growing past the first buffer, every number. */
 class JsonBytesTest {
 
     @Test
@@ -23,6 +26,20 @@ class JsonBytesTest {
                 .field("z").nullValue().endObject());
 
         assertEquals("{\"a\":\"" + "é\\n".repeat(500) + "\",\"o\":{\"n\":-42,\"t\":true},\"z\":null}", json);
+    }
+
+    @Test
+    void writesEveryNumberAsJavaDoes() {
+        List<Long> values = new ArrayList<>(List.of(0L, Long.MAX_VALUE, Long.MIN_VALUE, Long.MIN_VALUE + 1));
+        for (long power = 1; power > 0 && power <= Long.MAX_VALUE / 10; power *= 10) {
+            values.addAll(List.of(power - 1, power, power + 1, -power, 10 * power - 1));
+        }
+        new Random(42).longs(10_000).forEach(values::add);
+        new Random(43).ints(10_000, -100_000, 100_000).forEach(small -> values.add((long) small));
+        JsonBytes json = new JsonBytes();
+        for (long value : values) {
+            assertEquals(Long.toString(value), text(json.reset().number(value)), "value " + value);
+        }
     }
 
     private static String text(JsonBytes json) {
