@@ -1,10 +1,5 @@
 package dev.quotaenforcer.topology;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
-import java.util.concurrent.ThreadLocalRandom;
-
 /**
  * A Bloom filter of byte keys, for a store's gets of keys it does not hold: a key never added is
  * almost always answered "absent" without the store, and a key added is never answered so. Each key
@@ -23,19 +18,14 @@ final class KeyFilter {
     static final int MIN_CAPACITY = 1024;
     /** The most words (128 MiB): beyond 134M keys a filter answers "may be present" more often, never wrongly. */
     private static final long MAX_WORDS = 1L << 24;
-    private static final long GOLDEN = 0x9e3779b97f4a7c15L;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /**
-     * Keyed per filter: keys crafted to share bits could only make more lookups go to the store, but
-     * they cannot be crafted for a filter whose hash they do not know.
-     */
-    private final long seed = ThreadLocalRandom.current().nextLong();
+    /** Keyed per filter: keys crafted to share bits would only send more gets to the store, and cannot be made. */
+    private final KeyedHash keyedHash = new KeyedHash();
     private final long[] words;
     private final long capacity;
     private long added;
 
-    /** A filter for {@code capacity} keys (at least {@link #MIN_CAPACITY}): past them it answers "may be present" more often. */
+    /** A filter for {@code capacity} keys, at least {@link #MIN_CAPACITY}: past them, more answers are "may be present". */
     KeyFilter(long capacity) {
         this.capacity = Math.max(MIN_CAPACITY, capacity);
         long wanted = Math.min(MAX_WORDS, this.capacity * BITS_PER_KEY / Long.SIZE);
@@ -43,12 +33,12 @@ final class KeyFilter {
     }
 
     void add(byte[] key) {
-        add(hash(key));
+        add(keyedHash.of(key, 0, key.length));
     }
 
     /** False only when {@code key} was never added. */
     boolean mightContain(byte[] key) {
-        return mightContain(hash(key));
+        return mightContain(keyedHash.of(key, 0, key.length));
     }
 
     /**
@@ -56,12 +46,12 @@ final class KeyFilter {
      * keys sharing one are told apart by the store, not the filter.
      */
     void add(String key) {
-        add(hash(key));
+        add(keyedHash.of(key));
     }
 
     /** False only when {@code key} was never added as text. */
     boolean mightContain(String key) {
-        return mightContain(hash(key));
+        return mightContain(keyedHash.of(key));
     }
 
     long capacity() {
@@ -88,24 +78,4 @@ final class KeyFilter {
         return 1L << (hash >>> 40) | 1L << (hash >>> 46) | 1L << (hash >>> 52);
     }
 
-    private long hash(byte[] key) {
-        long h = seed ^ key.length;
-        int at = 0;
-        for (; at + Long.BYTES <= key.length; at += Long.BYTES) {
-            h = fold((long) LONGS.get(key, at) ^ seed, h ^ GOLDEN);
-        }
-        long tail = 0;
-        for (int shift = 0; at < key.length; at++, shift += Byte.SIZE) {
-            tail |= (key[at] & 0xffL) << shift;
-        }
-        return fold(fold(tail ^ seed, h ^ GOLDEN), seed ^ GOLDEN);
-    }
-
-    private long hash(String key) {
-        return fold(key.hashCode() ^ seed, seed ^ GOLDEN);
-    }
-
-    private static long fold(long a, long b) {
-        return a * b ^ Math.multiplyHigh(a, b);
-    }
 }

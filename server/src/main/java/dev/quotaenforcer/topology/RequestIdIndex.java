@@ -1,14 +1,10 @@
 package dev.quotaenforcer.topology;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The request ids a task remembers, each with its record time and encoded decision, appended to
@@ -30,9 +26,6 @@ final class RequestIdIndex {
     private static final int MIN_SLOTS = 1024;
     /** An entry's fixed part: the id's length, the time and the decision's length. */
     private static final int FIXED_BYTES = 4 + 8 + 4;
-    /** 2^64 over the golden ratio: keeps a zero state from zeroing the product. */
-    private static final long GOLDEN = 0x9e3779b97f4a7c15L;
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     /** What is remembered of an id. */
     record Remembered(long time, byte[] decision) {
@@ -48,13 +41,8 @@ final class RequestIdIndex {
         }
     }
 
-    /**
-     * Key the table's hash per instance, so ids crafted to collide (and turn each lookup into a walk
-     * over the table) cannot be computed in advance: each word of an id is mixed with a key before it
-     * is multiplied.
-     */
-    private final long seed = ThreadLocalRandom.current().nextLong();
-    private final long wordKey = ThreadLocalRandom.current().nextLong();
+    /** Keyed per instance: ids crafted to collide, turning each lookup into a walk over the table, cannot be made. */
+    private final KeyedHash keyedHash = new KeyedHash();
     /** The live chunks, oldest first; chunk i has the sequence number {@code firstSequence + i}. */
     private final List<Chunk> chunks = new ArrayList<>();
     private long firstSequence = 1;
@@ -251,24 +239,8 @@ final class RequestIdIndex {
         }
     }
 
-    /** Eight bytes at a time: each word, mixed with the key, is multiplied into the state to 128 bits and folded. */
     private int hash(byte[] bytes, int from, int length) {
-        long h = seed ^ length;
-        int at = from;
-        int end = from + length;
-        for (; at + Long.BYTES <= end; at += Long.BYTES) {
-            h = fold((long) LONGS.get(bytes, at) ^ wordKey, h ^ GOLDEN);
-        }
-        long tail = 0;
-        for (int shift = 0; at < end; at++, shift += Byte.SIZE) {
-            tail |= (bytes[at] & 0xffL) << shift;
-        }
-        h = fold(tail ^ wordKey, h ^ GOLDEN);
-        return (int) fold(h, seed ^ GOLDEN);
-    }
-
-    private static long fold(long a, long b) {
-        return a * b ^ Math.multiplyHigh(a, b);
+        return (int) keyedHash.of(bytes, from, length);
     }
 
     private Chunk chunk(long position) {
