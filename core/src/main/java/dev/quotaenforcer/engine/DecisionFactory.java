@@ -43,7 +43,9 @@ public final class DecisionFactory {
         // Nearly every decision starts no denial: no list is made for it.
         List<QuotaExceeded> events = List.of();
         long now = evaluation.decidedAt();
-        for (PlanEvaluation.PolicyVerdict v : evaluation.verdicts()) {
+        List<PlanEvaluation.PolicyVerdict> verdicts = evaluation.verdicts();
+        for (int i = 0; i < verdicts.size(); i++) {
+            PlanEvaluation.PolicyVerdict v = verdicts.get(i);
             if (!v.verdict().denialStarted()) {
                 continue;
             }

@@ -42,7 +42,10 @@ public record KeyState(long lastSeen, long idleFrom, List<Slot> slots, List<Gran
 
     /** The state kept for the policy with this tag, or null when there is none. */
     public PolicyState stateOf(int tag) {
-        for (Slot slot : slots) {
+        // Indexed, as every loop over these lists per decision: the JIT did not scalar-replace an immutable
+        // list's iterator here, so each call (two per policy and decision) allocated one.
+        for (int i = 0; i < slots.size(); i++) {
+            Slot slot = slots.get(i);
             if (slot.tag() == tag) {
                 return slot.state();
             }
@@ -52,7 +55,8 @@ public record KeyState(long lastSeen, long idleFrom, List<Slot> slots, List<Gran
 
     /** The grant on the policy with this tag, or null when there is none. */
     public Grant grantOf(int tag) {
-        for (Grant grant : grants) {
+        for (int i = 0; i < grants.size(); i++) {
+            Grant grant = grants.get(i);
             if (grant.tag() == tag) {
                 return grant;
             }
@@ -79,8 +83,8 @@ public record KeyState(long lastSeen, long idleFrom, List<Slot> slots, List<Gran
     KeyState at(long now) {
         // Nearly every key has no grant: its list is kept as it is, not copied per decision.
         List<Grant> holding = grants;
-        for (Grant grant : grants) {
-            if (now >= grant.until()) {
+        for (int i = 0; i < grants.size(); i++) {
+            if (now >= grants.get(i).until()) {
                 holding = grants.stream().filter(g -> now < g.until()).toList();
                 break;
             }

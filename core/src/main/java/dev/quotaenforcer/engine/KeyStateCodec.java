@@ -8,6 +8,7 @@ import dev.quotaenforcer.limit.RequestLog;
 import dev.quotaenforcer.limit.SlidingCounts;
 import dev.quotaenforcer.limit.WindowCount;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -51,7 +52,9 @@ public final class KeyStateCodec {
         if (state.hasCommands()) {
             writeCommands(out, state);
         }
-        for (KeyState.Slot slot : state.slots()) {
+        List<KeyState.Slot> slots = state.slots();
+        for (int s = 0; s < slots.size(); s++) {
+            KeyState.Slot slot = slots.get(s);
             out.fixedInt(slot.tag());
             PolicyState policyState = slot.state();
             int flag = policyState.denying() ? 1 : 0;
@@ -110,20 +113,24 @@ public final class KeyStateCodec {
         long lastSeen = in.signed();
         long lastSecond = Math.floorDiv(lastSeen, 1000L);
         long idleFrom = idleFrom(lastSeen, in.unsigned());
-        List<KeyState.Grant> grants = new ArrayList<>(0);
+        List<KeyState.Grant> grants = List.of();
         long blockedUntil = KeyState.NOT_BLOCKED;
         if (version == VERSION_WITH_COMMANDS) {
             long count = in.unsigned();
+            List<KeyState.Grant> read = new ArrayList<>(0);
             for (long i = 0; i < count; i++) {
                 int tag = in.fixedInt();
                 long amount = in.unsigned();
-                grants.add(new KeyState.Grant(tag, amount, lastSeen + in.unsigned()));
+                read.add(new KeyState.Grant(tag, amount, lastSeen + in.unsigned()));
             }
+            grants = read;
             long block = in.unsigned();
             blockedUntil = block == NO_BLOCK ? KeyState.NOT_BLOCKED
                     : block == BLOCK_WITHOUT_END ? KeyState.BLOCKED_WITHOUT_END : lastSeen + block - 1;
         }
-        List<KeyState.Slot> slots = new ArrayList<>(2);
+        // Read into an array the state's list is made of, not a list that its record would copy: decoded per decision.
+        KeyState.Slot[] slots = new KeyState.Slot[2];
+        int count = 0;
         while (in.hasMore()) {
             int tag = in.fixedInt();
             int type = in.read();
@@ -145,9 +152,13 @@ public final class KeyStateCodec {
                 }
                 default -> throw new IllegalArgumentException("unknown policy state type " + type);
             };
-            slots.add(new KeyState.Slot(tag, state));
+            if (count == slots.length) {
+                slots = Arrays.copyOf(slots, count * 2);
+            }
+            slots[count++] = new KeyState.Slot(tag, state);
         }
-        return new KeyState(lastSeen, idleFrom, slots, grants, blockedUntil);
+        return new KeyState(lastSeen, idleFrom, List.of(count == slots.length ? slots : Arrays.copyOf(slots, count)), grants,
+                blockedUntil);
     }
 
     /** The idle-from time alone, without decoding the policies: what expiry needs. */

@@ -40,7 +40,9 @@ public record PlanEvaluation(Plan plan, long decidedAt, boolean allowed, List<Po
             return until == KeyState.BLOCKED_WITHOUT_END ? Verdict.NEVER : -Math.floorDiv(-(until - decidedAt), 1000L);
         }
         long retryAfter = 0;
-        for (PolicyVerdict v : verdicts) {
+        // Indexed loops, as in KeyState: asked per decision.
+        for (int i = 0; i < verdicts.size(); i++) {
+            PolicyVerdict v = verdicts.get(i);
             long seconds = v.verdict().retryAfterSeconds();
             if (seconds == Verdict.NEVER) {
                 return Verdict.NEVER;
@@ -52,7 +54,8 @@ public record PlanEvaluation(Plan plan, long decidedAt, boolean allowed, List<Po
 
     public long delayMs() {
         long delay = 0;
-        for (PolicyVerdict v : verdicts) {
+        for (int i = 0; i < verdicts.size(); i++) {
+            PolicyVerdict v = verdicts.get(i);
             delay = Math.max(delay, v.verdict().delayMs());
         }
         return delay;

@@ -62,8 +62,9 @@ public final class QuotaEngine {
                 idleFrom = Math.max(idleFrom, policy.limit().idleFrom(next));
             }
         }
-        for (KeyState.Grant grant : current.grants()) {
-            idleFrom = Math.max(idleFrom, grant.until());
+        List<KeyState.Grant> grants = current.grants();
+        for (int i = 0; i < grants.size(); i++) {
+            idleFrom = Math.max(idleFrom, grants.get(i).until());
         }
         List<PlanEvaluation.PolicyVerdict> verdictList = List.of(verdicts);
         return new PlanEvaluation(plan, now, allowed, verdictList, binding(verdictList, allowed),

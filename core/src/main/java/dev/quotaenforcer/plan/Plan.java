@@ -11,7 +11,9 @@ public record Plan(String id, List<PlanPolicy> policies) {
 
     /** The limit of the plan's quota policy, or 0 when it has none. */
     public long quotaLimit() {
-        for (PlanPolicy policy : policies) {
+        // Indexed: asked per decision, where the list's iterator was not scalar-replaced.
+        for (int i = 0; i < policies.size(); i++) {
+            PlanPolicy policy = policies.get(i);
             if (policy.kind() == PolicyKind.QUOTA) {
                 return policy.limit().limit();
             }

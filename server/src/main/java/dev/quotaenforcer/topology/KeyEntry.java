@@ -81,7 +81,9 @@ public final class KeyEntry {
 
     /** The figure of the hour starting at {@code hourMs}, or null. */
     public Hour hour(long hourMs) {
-        for (Hour hour : hours) {
+        // Indexed: asked per decision, where the list's iterator was not scalar-replaced.
+        for (int i = 0; i < hours.size(); i++) {
+            Hour hour = hours.get(i);
             if (hour.hourMs() == hourMs) {
                 return hour;
             }

@@ -58,7 +58,9 @@ final class KeyEntrySerde implements Serde<KeyEntry> {
             out.unsigned(state.length);
             out.bytes(state);
         }
-        for (KeyEntry.Hour hour : entry.hours()) {
+        List<KeyEntry.Hour> hours = entry.hours();
+        for (int i = 0; i < hours.size(); i++) {
+            KeyEntry.Hour hour = hours.get(i);
             if (hour.plan() == null) {
                 out.unsigned(0);
             } else {

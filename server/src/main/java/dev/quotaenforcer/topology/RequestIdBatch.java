@@ -35,7 +35,9 @@ final class RequestIdBatch {
     private boolean sealed;
 
     RequestIdBatch() {
-        bytes = new byte[1024];
+        // Room for a full batch from the start: grown by doubling from 1 KiB, each batch's bytes were copied
+        // about twice over, as much garbage per decision as its entry.
+        bytes = new byte[SEAL_BYTES + 1024];
     }
 
     private RequestIdBatch(byte[] written) {

@@ -186,7 +186,34 @@ final class RequestIds {
 
     /** A request's key in the index and its batches: the UTF-8 bytes of its {@link #id}, made once per request. */
     static byte[] requestKey(String apiKey, String requestId) {
-        return id(apiKey, requestId).getBytes(StandardCharsets.UTF_8);
+        int keyChars = apiKey.length();
+        int digits = 1;
+        for (int n = keyChars; n >= 10; n /= 10) {
+            digits++;
+        }
+        // Written straight into the array when both are ASCII, as nearly every API key and request id is:
+        // without the text of the id and its encoding, two arrays less per decision.
+        byte[] key = new byte[digits + 1 + keyChars + requestId.length()];
+        for (int n = keyChars, at = digits - 1; at >= 0; n /= 10, at--) {
+            key[at] = (byte) ('0' + n % 10);
+        }
+        key[digits] = ':';
+        if (!copyAscii(apiKey, key, digits + 1) || !copyAscii(requestId, key, digits + 1 + keyChars)) {
+            return id(apiKey, requestId).getBytes(StandardCharsets.UTF_8);
+        }
+        return key;
+    }
+
+    /** Copies {@code text} into {@code to} from {@code at}, if it is all ASCII; returns whether it was. */
+    private static boolean copyAscii(String text, byte[] to, int at) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c >= 0x80) {
+                return false;
+            }
+            to[at + i] = (byte) c;
+        }
+        return true;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.topology;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -146,6 +147,18 @@ class RequestIdsTest {
         after.remember(key("r-2"), allowed("r-2"), NOON + 2);
         batches.flushCache();
         assertNotNull(batches.wrapped().get(8L), "new ids go into a batch numbered after every stored one");
+    }
+
+    @Test
+    void aRequestsKeyIsTheUtf8OfItsIdWhateverItsCharacters() {
+        List<String> texts = List.of("", "k", "r-123", "ü", "key-é", "日本", "\uD83D\uDE00", "\uD800", "a\u007Fb", "a\u0080b",
+                "x".repeat(9), "x".repeat(10), "x".repeat(99), "x".repeat(100), "x".repeat(1000));
+        for (String apiKey : texts) {
+            for (String requestId : texts) {
+                assertArrayEquals(RequestIds.id(apiKey, requestId).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        RequestIds.requestKey(apiKey, requestId), () -> apiKey + " / " + requestId);
+            }
+        }
     }
 
     private static Decision allowed(String requestId) {
