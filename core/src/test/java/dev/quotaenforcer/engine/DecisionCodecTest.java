@@ -1,14 +1,17 @@
 package dev.quotaenforcer.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.quotaenforcer.event.Decision;
+import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.plan.Plan;
 import dev.quotaenforcer.plan.PlanParser;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -43,6 +46,17 @@ class DecisionCodecTest {
             assertTrue(bytes.length <= 48, bytes.length + " bytes");
         }
         assertTrue(denied > 100, "both kinds decoded: " + denied + " denials");
+    }
+
+    @Test
+    void namesAreWrittenAsTheirUtf8LengthAndBytesAsciiOrNot() {
+        Decision ascii = new Decision("r", "k", "p", true, Reason.OK, "q", 10, 9, 1, 0, 0, Instant.EPOCH, Map.of());
+        Decision accented = new Decision("r", "k", "é", true, Reason.OK, "每秒", 10, 9, 1, 0, 0, Instant.EPOCH, Map.of());
+
+        assertArrayEquals(new byte[] {1, 1, 3, 'O', 'K', 2, 'p', 2, 'q', 10, 9, 1, 0, 0, 0}, DecisionCodec.encode(ascii));
+        assertArrayEquals(new byte[] {1, 1, 3, 'O', 'K', 3, (byte) 0xC3, (byte) 0xA9, 7, (byte) 0xE6, (byte) 0xAF, (byte) 0x8F,
+                (byte) 0xE7, (byte) 0xA7, (byte) 0x92, 10, 9, 1, 0, 0, 0}, DecisionCodec.encode(accented));
+        assertEquals(accented, DecisionCodec.decode(DecisionCodec.encode(accented), "r", "k", id -> null));
     }
 
     @Test

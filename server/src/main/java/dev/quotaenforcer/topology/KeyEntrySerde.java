@@ -49,9 +49,10 @@ final class KeyEntrySerde implements Serde<KeyEntry> {
     }
 
     static byte[] write(KeyEntry entry) {
-        VarBytes.Writer out = new VarBytes.Writer();
-        out.write(FORMAT);
         byte[] state = entry.stateBytes();
+        // Room for the state and an hour's figures, so the buffer is not grown and copied on the way.
+        VarBytes.Writer out = new VarBytes.Writer((state == null ? 0 : state.length) + 48 * entry.hours().size() + 8);
+        out.write(FORMAT);
         if (state == null) {
             out.unsigned(0);
         } else {

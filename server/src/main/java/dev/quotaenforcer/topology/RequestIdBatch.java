@@ -20,6 +20,8 @@ final class RequestIdBatch {
 
     /** Once this large, a batch takes no more ids: with its last entry it stays far under 64 KiB. */
     static final int SEAL_BYTES = 32 * 1024;
+    /** Room for a full batch: its last entry may take it past {@link #SEAL_BYTES}. */
+    private static final int FULL_BYTES = SEAL_BYTES + 1024;
 
     /** Serializes a batch (sealing it) and reads one back (sealed). */
     static final Serde<RequestIdBatch> SERDE = Serdes.serdeFrom(new BatchSerializer(), new BatchDeserializer());
@@ -34,10 +36,18 @@ final class RequestIdBatch {
     private long newest = Long.MIN_VALUE;
     private boolean sealed;
 
+    /** An empty batch with room for a full one. */
     RequestIdBatch() {
-        // Room for a full batch from the start: grown by doubling from 1 KiB, each batch's bytes were copied
-        // about twice over, as much garbage per decision as its entry.
-        bytes = new byte[SEAL_BYTES + 1024];
+        this(FULL_BYTES);
+    }
+
+    /**
+     * An empty batch whose array first holds {@code capacity} bytes (1 KiB to a full batch): grown by
+     * doubling from 1 KiB, each batch's bytes were copied about twice over, as much garbage per decision
+     * as its entry, so a task sizes each batch by the one before.
+     */
+    RequestIdBatch(int capacity) {
+        bytes = new byte[Math.max(1024, Math.min(capacity, FULL_BYTES))];
     }
 
     private RequestIdBatch(byte[] written) {
@@ -49,6 +59,11 @@ final class RequestIdBatch {
     /** Whether the batch takes no more ids: written to the store, read from it, or full. */
     boolean sealed() {
         return sealed || size >= SEAL_BYTES;
+    }
+
+    /** The bytes the batch holds. */
+    int size() {
+        return size;
     }
 
     /** The newest record time of an id in the batch, as far as this batch was filled here. */
