@@ -36,18 +36,11 @@ final class RequestIdBatch {
     private long newest = Long.MIN_VALUE;
     private boolean sealed;
 
-    /** An empty batch with room for a full one. */
     RequestIdBatch() {
-        this(FULL_BYTES);
-    }
-
-    /**
-     * An empty batch whose array first holds {@code capacity} bytes (1 KiB to a full batch): grown by
-     * doubling from 1 KiB, each batch's bytes were copied about twice over, as much garbage per decision
-     * as its entry, so a task sizes each batch by the one before.
-     */
-    RequestIdBatch(int capacity) {
-        bytes = new byte[Math.max(1024, Math.min(capacity, FULL_BYTES))];
+        // Room for a full batch from the start: grown by doubling from 1 KiB, each batch's bytes were copied
+        // about twice over, as much garbage per decision as its entry. Sizing a batch by the one before it
+        // allocated more: each commit's first id goes into a batch of its own, written at once.
+        bytes = new byte[FULL_BYTES];
     }
 
     private RequestIdBatch(byte[] written) {
@@ -59,11 +52,6 @@ final class RequestIdBatch {
     /** Whether the batch takes no more ids: written to the store, read from it, or full. */
     boolean sealed() {
         return sealed || size >= SEAL_BYTES;
-    }
-
-    /** The bytes the batch holds. */
-    int size() {
-        return size;
     }
 
     /** The newest record time of an id in the batch, as far as this batch was filled here. */

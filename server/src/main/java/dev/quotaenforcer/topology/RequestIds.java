@@ -141,9 +141,7 @@ final class RequestIds {
             if (open != null) {
                 filed.add(new Filed(openNumber, open.newest()));
             }
-            // Sized by the batch before it, plus a quarter: under a steady load, commits or the seal size end
-            // batches of about the same size.
-            open = new RequestIdBatch(open == null ? 0 : open.size() + open.size() / 4);
+            open = new RequestIdBatch();
             openNumber = nextNumber++;
         }
         open.add(id, now, encoded);
