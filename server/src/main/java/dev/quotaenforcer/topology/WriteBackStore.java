@@ -53,18 +53,41 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /** The most changes held before they are written back without waiting for the commit; also the most values kept once written. */
     static final int MAX_HELD = 20_000;
-    /** Marks a key deleted since the last write-back (a map of changes cannot hold null). */
+    /** Marks a key deleted (a concurrent map cannot hold null). */
     private static final Object DELETED = new Object();
 
-    /** Changes since the last write-back; concurrent, as interactive queries read it from other threads. */
-    private final Map<K, Object> changed = new ConcurrentHashMap<>();
     /**
-     * Values written back lately, at most {@link #MAX_HELD}: a key decided again soon after a commit is
-     * not read back from RocksDB, a JNI call and a decoding per read. Under exactly-once, with a commit
-     * every 100 ms, those reads and the write-back's puts took as much of the deciding thread as all
-     * the rest of the enforcer's work per decision ({@code DecisionPathBenchmarks}).
+     * A key's value held here: changed since the last write-back (dirty), or written back lately. Its
+     * value is replaced in place, so a key decided again costs no map write, and the write-back marks it
+     * written instead of moving it to another map.
      */
-    private final Map<K, Object> written = new ConcurrentHashMap<>();
+    private static final class Held<K> {
+        final K key;
+        /** The value, or {@link #DELETED}; read by interactive queries from other threads. */
+        volatile Object value;
+        /** Whether it waits for the write-back; the owner's thread alone reads and writes it. */
+        boolean dirty;
+
+        Held(K key, Object value) {
+            this.key = key;
+            this.value = value;
+        }
+    }
+
+    /**
+     * The values held: every change since the last write-back, and those written back lately, at most
+     * {@link #MAX_HELD} of each. A key decided again soon after a commit is not read back from RocksDB,
+     * a JNI call and a decoding per read: under exactly-once, with a commit every 100 ms, those reads and
+     * the write-back's puts took as much of the deciding thread as all the rest of the enforcer's work
+     * per decision ({@code DecisionPathBenchmarks}). Concurrent, as interactive queries read it from
+     * other threads.
+     */
+    private final Map<K, Held<K>> held = new ConcurrentHashMap<>();
+    /** The entries changed since the last write-back, in the order first changed; the owner's thread only. */
+    private final List<Held<K>> dirty = new ArrayList<>();
+    /** The key the owner's thread last read from {@link #held}, and its entry: a put of it that follows needs no lookup. */
+    private K lastRead;
+    private Held<K> lastReadHeld;
     /** The write-back stores each stream thread writes into, weakly held: a store never closed does not stay. */
     private static final ThreadLocal<Set<WriteBackStore<?, ?>>> BY_THREAD =
             ThreadLocal.withInitial(() -> Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
@@ -114,14 +137,16 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     @Override
     @SuppressWarnings("unchecked")
     public V get(K key) {
-        Object held = changed.get(key);
-        if (held == null) {
-            held = written.get(key);
+        Held<K> entry = held.get(key);
+        if (entry == null) {
+            return wrapped().get(key);
         }
-        if (held != null) {
-            return held == DELETED ? null : (V) held;
+        if (Thread.currentThread() == owner) {
+            lastRead = key;
+            lastReadHeld = entry;
         }
-        return wrapped().get(key);
+        Object value = entry.value;
+        return value == DELETED ? null : (V) value;
     }
 
     @Override
@@ -132,14 +157,30 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         if (settled.test(value)) {
             wrapped().put(key, value);
             wroteSinceCommit = true;
-            // Removed only once written, so a concurrent reader finds the value in one place or the other.
-            written.remove(key);
-            changed.remove(key);
-        } else {
-            changed.put(key, value == null ? DELETED : value);
-            if (changed.size() > MAX_HELD || firstAtOnce && !wroteSinceCommit) {
-                writeBack();
+            // Removed only once written, so a concurrent reader finds the value in one place or the other;
+            // a change of it still waiting is dropped, as this write supersedes it.
+            Held<K> entry = held.remove(key);
+            if (entry != null) {
+                entry.dirty = false;
             }
+            lastRead = null;
+            lastReadHeld = null;
+            return;
+        }
+        Object stored = value == null ? DELETED : value;
+        Held<K> entry = key == lastRead ? lastReadHeld : held.get(key);
+        if (entry == null) {
+            entry = new Held<>(key, stored);
+            held.put(key, entry);
+        } else {
+            entry.value = stored;
+        }
+        if (!entry.dirty) {
+            entry.dirty = true;
+            dirty.add(entry);
+        }
+        if (dirty.size() > MAX_HELD || firstAtOnce && !wroteSinceCommit) {
+            writeBack();
         }
     }
 
@@ -166,31 +207,53 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /**
      * Writes every change held into the store beneath, in this task's open transaction, and keeps the
-     * values written for reads to come (what was kept before goes first when they would be too many).
+     * values written for reads to come (what was kept before goes when they would be too many).
      */
     @SuppressWarnings("unchecked")
     private void writeBack() {
-        if (changed.isEmpty()) {
+        if (dirty.isEmpty()) {
             return;
         }
-        if (written.size() + changed.size() > MAX_HELD) {
-            written.clear();
-        }
-        List<KeyValue<K, V>> changes = new ArrayList<>(changed.size());
-        for (Map.Entry<K, Object> change : changed.entrySet()) {
-            changes.add(KeyValue.pair(change.getKey(), change.getValue() == DELETED ? null : (V) change.getValue()));
+        List<KeyValue<K, V>> changes = new ArrayList<>(dirty.size());
+        for (Held<K> entry : dirty) {
+            // Not dirty any more: a value that settled since was written through in its place.
+            if (entry.dirty) {
+                Object value = entry.value;
+                changes.add(KeyValue.pair(entry.key, value == DELETED ? null : (V) value));
+            }
         }
         // One write batch into RocksDB (a null value deletes), where a put per key went into RocksDB key by key.
         wrapped().putAll(changes);
-        // Kept once in the store, so a concurrent reader finds the value in one place or another. A value that
-        // settled as it was written (a request-id batch, which its serializer seals) is not kept: its task writes
-        // such values and never reads them, and kept they stayed on the heap until deleted, beside their ids' index.
-        for (KeyValue<K, V> change : changes) {
-            if (!settled.test(change.value)) {
-                written.put(change.key, change.value == null ? DELETED : change.value);
+        // Let go of what was kept before only now that the changes are in the store beneath, where a
+        // concurrent reader that misses them here finds them.
+        boolean tooMany = held.size() > MAX_HELD;
+        if (tooMany) {
+            held.clear();
+            lastRead = null;
+            lastReadHeld = null;
+        }
+        // A value that settled as it was written (a request-id batch, which its serializer seals) is not kept:
+        // its task writes such values and never reads them, and kept they stayed on the heap until deleted,
+        // beside their ids' index.
+        for (Held<K> entry : dirty) {
+            if (!entry.dirty) {
+                continue;
+            }
+            entry.dirty = false;
+            Object value = entry.value;
+            if (settled.test(value == DELETED ? null : (V) value)) {
+                if (!tooMany) {
+                    held.remove(entry.key, entry);
+                    if (lastReadHeld == entry) {
+                        lastRead = null;
+                        lastReadHeld = null;
+                    }
+                }
+            } else if (tooMany) {
+                held.put(entry.key, entry);
             }
         }
-        changed.clear();
+        dirty.clear();
         wroteSinceCommit = true;
     }
 
@@ -213,8 +276,10 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     }
 
     private void forgetHeld() {
-        changed.clear();
-        written.clear();
+        held.clear();
+        dirty.clear();
+        lastRead = null;
+        lastReadHeld = null;
         wroteSinceCommit = false;
     }
 
@@ -287,7 +352,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     /** The keys stored beneath, plus the changes held not yet written back. */
     @Override
     public long approximateNumEntries() {
-        return wrapped().approximateNumEntries() + changed.size();
+        return wrapped().approximateNumEntries() + dirty.size();
     }
 
     /** Builds a {@link WriteBackStore} over another builder's store, whose name and changelog it keeps. */

@@ -100,6 +100,24 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aKeyReadThenLetGoIsHeldAgainWhenChanged() {
+        store.put("k", 1L);
+        store.flushCache();
+        assertEquals(1L, store.get("k"));
+        for (int i = 0; i < WriteBackStore.MAX_HELD; i++) {
+            store.put("other-" + i, (long) i);
+        }
+        store.flushCache();
+
+        store.put("k", 2L);
+
+        assertEquals(2L, store.get("k"), "the change is held, not lost with the entry let go after the read");
+        assertEquals(1L, beneath.get("k"));
+        store.flushCache();
+        assertEquals(2L, beneath.get("k"));
+    }
+
+    @Test
     void aHandOverWithoutACommitDropsWhatWasHeld() {
         store.put("k", 1L);
         store.flushCache();
