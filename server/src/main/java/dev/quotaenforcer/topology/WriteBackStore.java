@@ -85,9 +85,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private final Map<K, Held<K>> held = new ConcurrentHashMap<>();
     /** The entries changed since the last write-back, in the order first changed; the owner's thread only. */
     private final List<Held<K>> dirty = new ArrayList<>();
-    /** The key the owner's thread last read from {@link #held}, and its entry: a put of it that follows needs no lookup. */
-    private K lastRead;
-    private Held<K> lastReadHeld;
     /** The write-back stores each stream thread writes into, weakly held: a store never closed does not stay. */
     private static final ThreadLocal<Set<WriteBackStore<?, ?>>> BY_THREAD =
             ThreadLocal.withInitial(() -> Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
@@ -141,10 +138,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         if (entry == null) {
             return wrapped().get(key);
         }
-        if (Thread.currentThread() == owner) {
-            lastRead = key;
-            lastReadHeld = entry;
-        }
         Object value = entry.value;
         return value == DELETED ? null : (V) value;
     }
@@ -163,12 +156,10 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             if (entry != null) {
                 entry.dirty = false;
             }
-            lastRead = null;
-            lastReadHeld = null;
             return;
         }
         Object stored = value == null ? DELETED : value;
-        Held<K> entry = key == lastRead ? lastReadHeld : held.get(key);
+        Held<K> entry = held.get(key);
         if (entry == null) {
             entry = new Held<>(key, stored);
             held.put(key, entry);
@@ -229,8 +220,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         boolean tooMany = held.size() > MAX_HELD;
         if (tooMany) {
             held.clear();
-            lastRead = null;
-            lastReadHeld = null;
         }
         // A value that settled as it was written (a request-id batch, which its serializer seals) is not kept:
         // its task writes such values and never reads them, and kept they stayed on the heap until deleted,
@@ -244,10 +233,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             if (settled.test(value == DELETED ? null : (V) value)) {
                 if (!tooMany) {
                     held.remove(entry.key, entry);
-                    if (lastReadHeld == entry) {
-                        lastRead = null;
-                        lastReadHeld = null;
-                    }
                 }
             } else if (tooMany) {
                 held.put(entry.key, entry);
@@ -278,8 +263,6 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private void forgetHeld() {
         held.clear();
         dirty.clear();
-        lastRead = null;
-        lastReadHeld = null;
         wroteSinceCommit = false;
     }
 
