@@ -87,6 +87,17 @@ class EnforcerConfigTest {
         assertEquals("70", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("retry.backoff.ms"));
     }
 
+    @Test
+    void theProducersCompressWithSnappyUnlessTheOperatorSetsACodecPlainOrPrefixed() {
+        Properties defaults = new EnforcerConfig(Map.of()).streamsProperties();
+        Properties plain = new EnforcerConfig(Map.of("compression.type", "lz4")).streamsProperties();
+        Properties prefixed = new EnforcerConfig(Map.of("producer.compression.type", "none")).streamsProperties();
+
+        assertEquals("snappy", new StreamsConfig(withRequired(defaults)).getProducerConfigs("client").get("compression.type"));
+        assertEquals("lz4", new StreamsConfig(withRequired(plain)).getProducerConfigs("client").get("compression.type"));
+        assertEquals("none", new StreamsConfig(withRequired(prefixed)).getProducerConfigs("client").get("compression.type"));
+    }
+
     private static Properties withRequired(Properties props) {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092");
         return props;
