@@ -127,8 +127,10 @@ public final class FloodScenario implements Scenario {
                     + measured.decisionsByReason + "; RSS " + Numbers.of(measured.loaded.rssBytes() / MIB) + " MiB");
             StateScenario.stopCleanly(enforcer);
         }
-        measured.state = StateScenario.readChangelog(cluster, changelog(QuotaTopology.STATE_STORE));
-        measured.usage = StateScenario.readChangelog(cluster, changelog(QuotaTopology.STATE_STORE), QuotaTopology::usageHoursIn);
+        measured.state = StateScenario.readKeyEntries(cluster, changelog(QuotaTopology.STATE_STORE), value -> 1,
+                value -> value.length);
+        measured.usage = StateScenario.readKeyEntries(cluster, changelog(QuotaTopology.STATE_STORE), QuotaTopology::usageHoursIn,
+                value -> value.length);
         measured.requestIds = StateScenario.readChangelog(cluster, changelog(QuotaTopology.REQUEST_IDS_STORE),
                 QuotaTopology::requestIdsIn);
         return measured;

@@ -27,6 +27,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import java.util.concurrent.TimeUnit;
@@ -42,6 +43,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.KeyValue;
 
 /**
  * Scenario 3: what each active key costs. An enforcer runs as a process of its own (the {@code run}
@@ -207,7 +209,7 @@ public final class StateScenario implements Scenario {
             measured.sweeps = EnforcerLogLines.sweeps(first.lines());
             stopCleanly(first);
         }
-        measured.state = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog", value -> 1,
+        measured.state = readKeyEntries(cluster, APPLICATION + "-" + QuotaTopology.STATE_STORE + "-changelog", value -> 1,
                 QuotaTopology::keyStateBytesIn);
         measured.requestIds = readChangelog(cluster, APPLICATION + "-" + QuotaTopology.REQUEST_IDS_STORE + "-changelog",
                 QuotaTopology::requestIdsIn);
@@ -360,6 +362,22 @@ public final class StateScenario implements Scenario {
     /** @param partOf the bytes of a value that {@link Changelog#partBytes} sums */
     static Changelog readChangelog(Map<String, Object> cluster, String topic, ToLongFunction<byte[]> entriesOf,
                                    ToIntFunction<byte[]> partOf) {
+        return readChangelog(cluster, topic, record -> List.of(KeyValue.pair(record.key(), record.value())), entriesOf, partOf);
+    }
+
+    /**
+     * Every committed key entry of the key-state store's changelog, whose records are batches: each entry
+     * counted with its own key and value, as a record of its own was before.
+     */
+    static Changelog readKeyEntries(Map<String, Object> cluster, String topic, ToLongFunction<byte[]> entriesOf,
+                                    ToIntFunction<byte[]> partOf) {
+        return readChangelog(cluster, topic, record -> QuotaTopology.keyEntriesIn(record.key(), record.value()), entriesOf, partOf);
+    }
+
+    /** @param unpack the keys and values a record holds, each summed as a record's are */
+    private static Changelog readChangelog(Map<String, Object> cluster, String topic,
+                                           Function<ConsumerRecord<byte[], byte[]>, List<KeyValue<byte[], byte[]>>> unpack,
+                                           ToLongFunction<byte[]> entriesOf, ToIntFunction<byte[]> partOf) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
@@ -385,13 +403,15 @@ public final class StateScenario implements Scenario {
                     if (record.value() == null) {
                         continue;
                     }
-                    records += entriesOf.applyAsLong(record.value());
-                    keyBytes += record.serializedKeySize();
-                    valueBytes += record.serializedValueSize();
-                    maxValue = Math.max(maxValue, record.serializedValueSize());
-                    int part = partOf.applyAsInt(record.value());
-                    partBytes += part;
-                    maxPart = Math.max(maxPart, part);
+                    for (KeyValue<byte[], byte[]> entry : unpack.apply(record)) {
+                        records += entriesOf.applyAsLong(entry.value);
+                        keyBytes += entry.key.length;
+                        valueBytes += entry.value.length;
+                        maxValue = Math.max(maxValue, entry.value.length);
+                        int part = partOf.applyAsInt(entry.value);
+                        partBytes += part;
+                        maxPart = Math.max(maxPart, part);
+                    }
                 }
             }
             return new Changelog(records, keyBytes, valueBytes, maxValue, partBytes, maxPart);

@@ -139,8 +139,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
 
             @Override
             public Set<StoreBuilder<?>> stores() {
-                StoreBuilder<KeyValueStore<String, KeyEntry>> store = Stores.keyValueStoreBuilder(
-                        DeferredWriteStore.supplier(Stores.persistentKeyValueStore(STATE_STORE)), Serdes.String(), new KeyEntrySerde());
+                StoreBuilder<KeyValueStore<String, KeyEntry>> store = BatchChangelogStore.builder(STATE_STORE, Serdes.String(),
+                        new KeyEntrySerde());
                 Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders());
                 stores.add(WriteBackStore.builder(store));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),

@@ -10,6 +10,7 @@ import dev.quotaenforcer.event.QuotaExceeded;
 import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -281,13 +282,33 @@ public final class QuotaTopology {
         return ids[0];
     }
 
-    /** How many bytes of a {@link #STATE_STORE} changelog value are the key's limiter state (0 for none). */
+    /**
+     * The key entries a {@link #STATE_STORE} changelog record holds, each with its key: a batch's
+     * ({@link BatchChangelogStore}), deletions left out; a record written under an API key before batches, itself.
+     */
+    public static List<KeyValue<byte[], byte[]>> keyEntriesIn(byte[] key, byte[] value) {
+        if (value == null) {
+            return List.of();
+        }
+        if (BatchChangelogStore.batchNumber(key) < 0) {
+            return List.of(KeyValue.pair(key, value));
+        }
+        List<KeyValue<byte[], byte[]>> entries = new ArrayList<>();
+        ChangeBatch.forEach(value, (entryKey, entry) -> {
+            if (entry != null) {
+                entries.add(KeyValue.pair(entryKey, entry));
+            }
+        });
+        return entries;
+    }
+
+    /** How many bytes of a key entry of the {@link #STATE_STORE} changelog are the key's limiter state (0 for none). */
     public static int keyStateBytesIn(byte[] entry) {
         byte[] state = KeyEntrySerde.read(entry).stateBytes();
         return state == null ? 0 : state.length;
     }
 
-    /** How many hourly usage figures a {@link #STATE_STORE} changelog value holds. */
+    /** How many hourly usage figures a key entry of the {@link #STATE_STORE} changelog holds. */
     public static long usageHoursIn(byte[] entry) {
         return KeyEntrySerde.read(entry).hours().size();
     }
