@@ -201,8 +201,8 @@ public final class FloodScenario implements Scenario {
                 List.of("reason", "decisions", "share"), rows));
         result.table(new Table("What the flood left (" + StateScenario.HEAP + ")", List.of("figure", "value"), List.of(
                 List.of("keys admitted under the default plan (decisions)", Numbers.of(admitted)),
-                List.of("keys with state (" + QuotaTopology.STATE_STORE + " changelog records)", Numbers.of(m.state.records())),
-                List.of("hourly usage figures (in " + QuotaTopology.STATE_STORE + " changelog records)",
+                List.of("keys with state (last entries in " + QuotaTopology.STATE_STORE + " changelog batches)", Numbers.of(m.state.records())),
+                List.of("hourly usage figures (in the last entries of " + QuotaTopology.STATE_STORE + " changelog batches)",
                         Numbers.of(m.usage.records())),
                 List.of("remembered request ids (in " + QuotaTopology.REQUEST_IDS_STORE + " changelog records)",
                         Numbers.of(m.requestIds.records())),

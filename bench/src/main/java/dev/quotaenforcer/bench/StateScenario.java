@@ -16,6 +16,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +28,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.KeyValue;
 
 /**
  * Scenario 3: what each active key costs. An enforcer runs as a process of its own (the {@code run}
@@ -362,22 +362,37 @@ public final class StateScenario implements Scenario {
     /** @param partOf the bytes of a value that {@link Changelog#partBytes} sums */
     static Changelog readChangelog(Map<String, Object> cluster, String topic, ToLongFunction<byte[]> entriesOf,
                                    ToIntFunction<byte[]> partOf) {
-        return readChangelog(cluster, topic, record -> List.of(KeyValue.pair(record.key(), record.value())), entriesOf, partOf);
+        Tally tally = new Tally(entriesOf, partOf);
+        readAll(cluster, topic, record -> {
+            if (record.value() != null) {
+                tally.add(record.key(), record.value());
+            }
+        });
+        return tally.changelog();
     }
 
     /**
-     * Every committed key entry of the key-state store's changelog, whose records are batches: each entry
-     * counted with its own key and value, as a record of its own was before.
+     * The key entries the key-state store's changelog leaves, each key's last (a restore's outcome): its
+     * records are batches of entries ({@link QuotaTopology#keyEntriesIn}), and a key may be in several, as
+     * changed and as copied.
      */
     static Changelog readKeyEntries(Map<String, Object> cluster, String topic, ToLongFunction<byte[]> entriesOf,
                                     ToIntFunction<byte[]> partOf) {
-        return readChangelog(cluster, topic, record -> QuotaTopology.keyEntriesIn(record.key(), record.value()), entriesOf, partOf);
+        Map<ByteBuffer, byte[]> last = new HashMap<>();
+        readAll(cluster, topic, record -> QuotaTopology.keyEntriesIn(record.key(), record.value()).forEach(entry -> {
+            if (entry.value == null) {
+                last.remove(ByteBuffer.wrap(entry.key));
+            } else {
+                last.put(ByteBuffer.wrap(entry.key), entry.value);
+            }
+        }));
+        Tally tally = new Tally(entriesOf, partOf);
+        last.forEach((key, value) -> tally.add(key.array(), value));
+        return tally.changelog();
     }
 
-    /** @param unpack the keys and values a record holds, each summed as a record's are */
-    private static Changelog readChangelog(Map<String, Object> cluster, String topic,
-                                           Function<ConsumerRecord<byte[], byte[]>, List<KeyValue<byte[], byte[]>>> unpack,
-                                           ToLongFunction<byte[]> entriesOf, ToIntFunction<byte[]> partOf) {
+    /** Hands every committed record of a topic, from the start, to {@code each}. */
+    private static void readAll(Map<String, Object> cluster, String topic, Consumer<ConsumerRecord<byte[], byte[]>> each) {
         Map<String, Object> settings = new HashMap<>(cluster);
         settings.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         settings.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 10_000);
@@ -388,32 +403,43 @@ public final class StateScenario implements Scenario {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
-            long records = 0;
-            long keyBytes = 0;
-            long valueBytes = 0;
-            int maxValue = 0;
-            long partBytes = 0;
-            int maxPart = 0;
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("could not read " + topic + " to its end within " + TIMEOUT);
                 }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                    if (record.value() == null) {
-                        continue;
-                    }
-                    for (KeyValue<byte[], byte[]> entry : unpack.apply(record)) {
-                        records += entriesOf.applyAsLong(entry.value);
-                        keyBytes += entry.key.length;
-                        valueBytes += entry.value.length;
-                        maxValue = Math.max(maxValue, entry.value.length);
-                        int part = partOf.applyAsInt(entry.value);
-                        partBytes += part;
-                        maxPart = Math.max(maxPart, part);
-                    }
-                }
+                consumer.poll(Duration.ofMillis(500)).forEach(each);
             }
+        }
+    }
+
+    /** Sums of the keys and values of a changelog's records or entries. */
+    private static final class Tally {
+        private final ToLongFunction<byte[]> entriesOf;
+        private final ToIntFunction<byte[]> partOf;
+        private long records;
+        private long keyBytes;
+        private long valueBytes;
+        private int maxValue;
+        private long partBytes;
+        private int maxPart;
+
+        Tally(ToLongFunction<byte[]> entriesOf, ToIntFunction<byte[]> partOf) {
+            this.entriesOf = entriesOf;
+            this.partOf = partOf;
+        }
+
+        void add(byte[] key, byte[] value) {
+            records += entriesOf.applyAsLong(value);
+            keyBytes += key.length;
+            valueBytes += value.length;
+            maxValue = Math.max(maxValue, value.length);
+            int part = partOf.applyAsInt(value);
+            partBytes += part;
+            maxPart = Math.max(maxPart, part);
+        }
+
+        Changelog changelog() {
             return new Changelog(records, keyBytes, valueBytes, maxValue, partBytes, maxPart);
         }
     }
@@ -493,7 +519,7 @@ public final class StateScenario implements Scenario {
         result.table(new Table("Bytes per key (" + m.keys + " keys, one request each)", List.of("where", "bytes per key",
                 "how measured"), List.of(
                 row("key entry value (RocksDB, changelog)", m.state.valueBytesPerRecord(), "mean value size of the "
-                        + m.state.records() + " committed changelog records; largest " + m.state.maxValueBytes()
+                        + m.state.records() + " keys' last entries in the committed changelog's batches; largest " + m.state.maxValueBytes()
                         + ": the limiter state and the open hour's usage figure"),
                 row("of it, the limiter state", m.state.partBytesPerRecord(), "KeyStateCodec bytes inside each entry; largest "
                         + m.state.maxPartBytes()),
@@ -501,9 +527,9 @@ public final class StateScenario implements Scenario {
                         "plan, hour, quota, counts and write number as varints"),
                 row("state value by the codec", m.predictedValueBytes, "KeyStateCodec on the engine's state after each "
                         + "key's request"),
-                row("state key", m.state.keyBytesPerRecord(), "mean key size in the changelog (\"key-N\")"),
+                row("state key", m.state.keyBytesPerRecord(), "mean key size in the changelog's batches (\"key-N\")"),
                 row("state changelog on the broker", (double) m.stateLogBytes / m.keys, "describeLogDirs size / keys: "
-                        + "record batches, headers and transaction markers; one record per key, nothing to compact yet"),
+                        + "record batches, headers and transaction markers; batches of entries, and copies of them, nothing compacted yet"),
                 row("state in RocksDB on disk", (double) m.rocksDbBytes / m.keys, "SST and other files of the "
                         + QuotaTopology.STATE_STORE + " stores after a clean stop / keys"),
                 row("remembered request id (serialized, in heap and changelog)", requestIdBytes, "key + value of the "

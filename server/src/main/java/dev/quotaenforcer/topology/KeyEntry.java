@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * What a task keeps of one API key, in one store entry: its limiter state and its figures for the
  * hours still open or not yet written. One entry means a decision reads and writes one value, and a
- * commit writes one changelog record per changed key.
+ * commit writes each changed key once.
  *
  * <p>The state is held as its encoded bytes, decoded when asked: one small array where the decoded
  * state was a handful of objects, which the key's next decision found cold in memory at 100k keys;

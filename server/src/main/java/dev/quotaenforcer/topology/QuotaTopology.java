@@ -11,6 +11,7 @@ import dev.quotaenforcer.event.RequestEvent;
 import dev.quotaenforcer.event.RequestParser;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -283,22 +284,18 @@ public final class QuotaTopology {
     }
 
     /**
-     * The key entries a {@link #STATE_STORE} changelog record holds, each with its key: a batch's
-     * ({@link BatchChangelogStore}), deletions left out; a record written under an API key before batches, itself.
+     * The changes of key entries a {@link #STATE_STORE} changelog record holds, in order, a deletion as a
+     * null value: a batch's ({@link BatchChangelogStore}); a record written under an API key before
+     * batches, itself; none for a batch's tombstone.
      */
     public static List<KeyValue<byte[], byte[]>> keyEntriesIn(byte[] key, byte[] value) {
-        if (value == null) {
-            return List.of();
-        }
         if (BatchChangelogStore.batchNumber(key) < 0) {
-            return List.of(KeyValue.pair(key, value));
+            return Collections.singletonList(KeyValue.pair(key, value));
         }
         List<KeyValue<byte[], byte[]>> entries = new ArrayList<>();
-        ChangeBatch.forEach(value, (entryKey, entry) -> {
-            if (entry != null) {
-                entries.add(KeyValue.pair(entryKey, entry));
-            }
-        });
+        if (value != null) {
+            ChangeBatch.forEach(value, (entryKey, entry) -> entries.add(KeyValue.pair(entryKey, entry)));
+        }
         return entries;
     }
 

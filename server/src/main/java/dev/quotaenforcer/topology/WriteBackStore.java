@@ -19,9 +19,8 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
 
 /**
  * A key-value store that holds what its task changed since the last commit in a hash map and writes
- * it into the changelogged store beneath when Kafka Streams prepares the commit: one store write and
- * one changelog record per changed key and commit, and none of the sorted record cache's work per
- * read and write.
+ * it into the changelogged store beneath when Kafka Streams prepares the commit: one store write per
+ * changed key and commit, and none of the sorted record cache's work per read and write.
  *
  * <p>Kafka Streams asks every store of a task to flush its cache before it flushes the task's
  * producer and commits (under exactly-once, before the transaction that carries the task's outputs
