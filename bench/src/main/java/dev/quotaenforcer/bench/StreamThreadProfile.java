@@ -64,7 +64,8 @@ final class StreamThreadProfile implements AutoCloseable {
                     "dev.quotaenforcer.topology.KeyEntry", "dev.quotaenforcer.event.KeyUsage",
                     "dev.quotaenforcer.event.PlanUsage")),
             new Area("write-back stores (changes held until the commit)", List.of(
-                    "dev.quotaenforcer.topology.WriteBackStore", "dev.quotaenforcer.topology.DeferredWriteStore")),
+                    "dev.quotaenforcer.topology.WriteBackStore", "dev.quotaenforcer.topology.DeferredWriteStore",
+                    "dev.quotaenforcer.topology.BatchChangelogStore", "dev.quotaenforcer.topology.ChangeBatch")),
             new Area("plans and key assignments in memory", List.of("dev.quotaenforcer.topology.AssignmentCache",
                     "dev.quotaenforcer.topology.PlanCache")),
             new Area("publishing outcomes (and the decision meters)", List.of(
