@@ -346,12 +346,9 @@ public final class StateScenario implements Scenario {
                 .build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
-    /** Every committed record of a changelog topic, from the start; key and value sizes summed. */
-    static Changelog readChangelog(Map<String, Object> cluster, String topic) {
-        return readChangelog(cluster, topic, value -> 1);
-    }
-
     /**
+     * Every committed record of a changelog topic, from the start; key and value sizes summed.
+     *
      * @param entriesOf how many entries a record's value holds: {@link Changelog#records} counts entries,
      *                  so the bytes per record are bytes per entry
      */

@@ -265,43 +265,43 @@ final class BatchChangelogStore extends WrappedStateStore<KeyValueStore<Bytes, b
         super.clearCache();
     }
 
-    /** Takes in one changelog record as the store is restored; returns whether it is to be applied as it is. */
-    private boolean restored(ConsumerRecord<byte[], byte[]> record, List<ConsumerRecord<byte[], byte[]>> changes) {
+    /** Takes in one changelog record as the store is restored: adds the changes it holds to {@code changes}. */
+    private void restored(ConsumerRecord<byte[], byte[]> record, List<ConsumerRecord<byte[], byte[]>> changes) {
         byte[] key = record.key();
-        if (key == null || key.length == 0 || key[0] != OWN) {
-            // Written under an API key by Kafka Streams' changelogging, before batches.
+        if (key == null || !isOwn(key)) {
+            // Written under an API key by Kafka Streams' changelogging, before batches: applied as it is.
             legacy = true;
-            return true;
+            changes.add(record);
+            return;
         }
         long number = batchNumber(key);
         if (number < 0) {
             LOG_LINES.error("Skipping a record of {} at offset {} of partition {}: its key is not a batch number", name(),
                     record.offset(), record.partition());
-            return false;
+            return;
         }
         if (record.value() == null) {
             nextNumber = Math.max(nextNumber, number + 1);
             if (number == oldestAlive) {
                 oldestAlive = number + 1;
             }
-            return false;
+            return;
         }
         try {
             ChangeBatch.forEach(record.value(), (changed, value) -> {
-                if (changed.length > 0 && changed[0] != OWN) {
+                if (!isOwn(changed)) {
                     changes.add(change(record, changed, value));
                 }
             });
         } catch (IllegalArgumentException e) {
             LOG_LINES.error("Skipping unreadable batch {} of {} at offset {} of partition {}: {}", number, name(),
                     record.offset(), record.partition(), e.getMessage());
-            return false;
+            return;
         }
         nextNumber = Math.max(nextNumber, number + 1);
         oldestAlive = Math.min(oldestAlive, number);
         loggedBytes += record.value().length;
         loggedBatches++;
-        return false;
     }
 
     private static ConsumerRecord<byte[], byte[]> change(ConsumerRecord<byte[], byte[]> batch, byte[] key, byte[] value) {
@@ -353,8 +353,11 @@ final class BatchChangelogStore extends WrappedStateStore<KeyValueStore<Bytes, b
     }
 
     private static boolean isOwn(Bytes key) {
-        byte[] bytes = key.get();
-        return bytes.length > 0 && bytes[0] == OWN;
+        return isOwn(key.get());
+    }
+
+    private static boolean isOwn(byte[] key) {
+        return key.length > 0 && key[0] == OWN;
     }
 
     @Override
@@ -441,9 +444,7 @@ final class BatchChangelogStore extends WrappedStateStore<KeyValueStore<Bytes, b
             List<ConsumerRecord<byte[], byte[]>> changes = new ArrayList<>(records.size());
             ConsumerRecord<byte[], byte[]> last = null;
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                if (restored(record, changes)) {
-                    changes.add(record);
-                }
+                restored(record, changes);
                 last = record;
             }
             if (last != null) {

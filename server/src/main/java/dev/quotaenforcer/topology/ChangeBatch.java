@@ -43,7 +43,7 @@ final class ChangeBatch {
                 batch = null;
             }
             if (batch == null) {
-                batch = new VarBytes.Writer(Math.min(MAX_BYTES, Math.max(64, changes.size() * changeBytes)) + 16);
+                batch = new VarBytes.Writer((int) Math.min(MAX_BYTES, Math.max(64L, (long) changes.size() * changeBytes)) + 16);
                 batch.write(FORMAT);
                 size = 1;
             }
