@@ -44,6 +44,12 @@ public final class KeyStateCodec {
 
     public static byte[] encode(KeyState state) {
         Writer out = new Writer();
+        encode(state, out);
+        return out.toByteArray();
+    }
+
+    /** Appends the state's bytes, as {@link #encode(KeyState)} returns them, to {@code out}. */
+    public static void encode(KeyState state, Writer out) {
         out.write(state.hasCommands() ? VERSION_WITH_COMMANDS : VERSION);
         long lastSeen = state.lastSeen();
         long lastSecond = Math.floorDiv(lastSeen, 1000L);
@@ -85,7 +91,6 @@ public final class KeyStateCodec {
                 out.unsigned(lastSeen - b.updatedAt());
             }
         }
-        return out.toByteArray();
     }
 
     private static void writeCommands(Writer out, KeyState state) {
@@ -108,7 +113,12 @@ public final class KeyStateCodec {
 
     /** Reads a state written by {@link #encode}; throws {@link IllegalArgumentException} on anything else. */
     public static KeyState decode(byte[] bytes) {
-        Reader in = new Reader(bytes);
+        return decode(bytes, 0, bytes.length);
+    }
+
+    /** Reads the state in {@code bytes[from, to)}, as {@link #decode(byte[])} reads a whole array. */
+    public static KeyState decode(byte[] bytes, int from, int to) {
+        Reader in = new Reader(bytes, from, to);
         int version = version(in);
         long lastSeen = in.signed();
         long lastSecond = Math.floorDiv(lastSeen, 1000L);
@@ -163,7 +173,12 @@ public final class KeyStateCodec {
 
     /** The idle-from time alone, without decoding the policies: what expiry needs. */
     public static long idleFrom(byte[] bytes) {
-        Reader in = new Reader(bytes);
+        return idleFrom(bytes, 0, bytes.length);
+    }
+
+    /** The idle-from time of the state in {@code bytes[from, to)}. */
+    public static long idleFrom(byte[] bytes, int from, int to) {
+        Reader in = new Reader(bytes, from, to);
         version(in);
         long lastSeen = in.signed();
         return idleFrom(lastSeen, in.unsigned());

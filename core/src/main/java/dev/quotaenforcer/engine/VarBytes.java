@@ -33,6 +33,22 @@ public final class VarBytes {
             return Arrays.copyOf(bytes, size);
         }
 
+        /** The bytes written so far. */
+        public int size() {
+            return size;
+        }
+
+        /** Forgets what was written, keeping the buffer: a writer reused record after record allocates nothing. */
+        public Writer reset() {
+            size = 0;
+            return this;
+        }
+
+        /** Copies what was written into {@code to} from {@code at}. */
+        public void copyTo(byte[] to, int at) {
+            System.arraycopy(bytes, 0, to, at, size);
+        }
+
         public void unsigned(long value) {
             if (value < 0) {
                 throw new IllegalArgumentException("negative field " + value);
@@ -49,11 +65,16 @@ public final class VarBytes {
         }
 
         public void bytes(byte[] value) {
-            if (size + value.length > bytes.length) {
-                bytes = Arrays.copyOf(bytes, Math.max(size * 2, size + value.length));
+            bytes(value, 0, value.length);
+        }
+
+        /** The bytes {@code value[from, from + length)}. */
+        public void bytes(byte[] value, int from, int length) {
+            if (size + length > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(size * 2, size + length));
             }
-            System.arraycopy(value, 0, bytes, size, value.length);
-            size += value.length;
+            System.arraycopy(value, from, bytes, size, length);
+            size += length;
         }
 
         public void fixedInt(int value) {
@@ -64,20 +85,64 @@ public final class VarBytes {
         }
     }
 
+    /** How many bytes {@link Writer#unsigned} writes for {@code value}. */
+    public static int unsignedSize(long value) {
+        int size = 1;
+        while ((value & ~0x7FL) != 0) {
+            value >>>= 7;
+            size++;
+        }
+        return size;
+    }
+
+    /** Writes {@code value} as {@link Writer#unsigned} does, into {@code to} from {@code at}; returns where it ended. */
+    public static int putUnsigned(byte[] to, int at, long value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("negative field " + value);
+        }
+        while ((value & ~0x7FL) != 0) {
+            to[at++] = (byte) ((value & 0x7F) | 0x80);
+            value >>>= 7;
+        }
+        to[at++] = (byte) value;
+        return at;
+    }
+
     public static final class Reader {
         private final byte[] bytes;
+        private final int end;
         private int position;
 
         public Reader(byte[] bytes) {
+            this(bytes, 0, bytes.length);
+        }
+
+        /** A reader of {@code bytes[from, to)} alone. */
+        public Reader(byte[] bytes, int from, int to) {
             this.bytes = bytes;
+            this.position = from;
+            this.end = to;
         }
 
         public boolean hasMore() {
-            return position < bytes.length;
+            return position < end;
+        }
+
+        /** Where the next byte is read from. */
+        public int position() {
+            return position;
+        }
+
+        /** Passes over the next {@code length} bytes. */
+        public void skip(int length) {
+            if (length < 0 || length > end - position) {
+                throw new IllegalArgumentException(length + " bytes wanted at byte " + position + " of " + end);
+            }
+            position += length;
         }
 
         public int read() {
-            if (position >= bytes.length) {
+            if (position >= end) {
                 throw new IllegalArgumentException("truncated at byte " + position);
             }
             return bytes[position++] & 0xFF;
@@ -102,8 +167,8 @@ public final class VarBytes {
 
         /** The next {@code length} bytes, copied. */
         public byte[] bytes(int length) {
-            if (length < 0 || length > bytes.length - position) {
-                throw new IllegalArgumentException(length + " bytes wanted at byte " + position + " of " + bytes.length);
+            if (length < 0 || length > end - position) {
+                throw new IllegalArgumentException(length + " bytes wanted at byte " + position + " of " + end);
             }
             byte[] value = Arrays.copyOfRange(bytes, position, position + length);
             position += length;

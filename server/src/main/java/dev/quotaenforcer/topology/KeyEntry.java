@@ -2,10 +2,13 @@ package dev.quotaenforcer.topology;
 
 import dev.quotaenforcer.engine.KeyState;
 import dev.quotaenforcer.engine.KeyStateCodec;
+import dev.quotaenforcer.engine.VarBytes;
 import dev.quotaenforcer.event.KeyUsage;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -13,26 +16,57 @@ import java.util.List;
  * hours still open or not yet written. One entry means a decision reads and writes one value, and a
  * commit writes each changed key once.
  *
- * <p>The state is held as its encoded bytes, decoded when asked: one small array where the decoded
- * state was a handful of objects, which the key's next decision found cold in memory at 100k keys;
- * and the expiry sweep needs only its idle time. Immutable, as interactive queries read entries
- * from other threads.
+ * <p>The entry is held as the bytes the store and its changelog take ({@link KeyEntrySerde} gives
+ * the layout), read when asked: a key's next decision finds one object and one small array, where
+ * the state's bytes, a list and an hour's figure were one object each to fetch from memory at 100k
+ * keys, and a write-back hands the store the bytes as they are instead of writing them out again.
+ * Immutable, as interactive queries read entries from other threads.
  */
 public final class KeyEntry {
 
     static final long HOUR_MS = Duration.ofHours(1).toMillis();
+    /** The first byte of an entry's bytes. */
+    static final byte FORMAT = 16;
+    /** Each thread's buffer an entry is written in before it is copied out at its size. */
+    private static final ThreadLocal<VarBytes.Writer> SCRATCH = ThreadLocal.withInitial(() -> new VarBytes.Writer(256));
+    private static final KeyEntry EMPTY = new KeyEntry(new byte[] {FORMAT, 0}, 2, 2);
 
-    private final byte[] stateBytes;
-    private final List<Hour> hours;
+    /** The entry's bytes, never changed once made: the store may hold the same array. */
+    private final byte[] encoded;
+    /** Where the state's bytes start in {@link #encoded} and where they end: the hours' figures follow. Equal for no state. */
+    private final int stateFrom;
+    private final int stateTo;
 
-    private KeyEntry(byte[] stateBytes, List<Hour> hours) {
-        this.stateBytes = stateBytes;
-        this.hours = hours;
+    private KeyEntry(byte[] encoded, int stateFrom, int stateTo) {
+        this.encoded = encoded;
+        this.stateFrom = stateFrom;
+        this.stateTo = stateTo;
     }
 
-    /** An entry read from the store: the state's bytes (null for none) and the hours' figures. */
-    static KeyEntry stored(byte[] stateBytes, List<Hour> hours) {
-        return new KeyEntry(stateBytes, List.copyOf(hours));
+    /**
+     * The entry of bytes in {@link KeyEntrySerde}'s layout; throws {@link IllegalArgumentException}
+     * when they are not one. The state's bytes are decoded only when asked.
+     */
+    static KeyEntry read(byte[] encoded) {
+        if (encoded.length == 0 || encoded[0] != FORMAT) {
+            throw new IllegalArgumentException("not a key entry");
+        }
+        VarBytes.Reader in = new VarBytes.Reader(encoded);
+        in.read();
+        int stateLength = Math.toIntExact(in.unsigned());
+        int stateFrom = in.position();
+        in.skip(stateLength);
+        KeyEntry entry = new KeyEntry(encoded, stateFrom, in.position());
+        // Every figure is read once here, so a figure that cannot be read fails the entry now, not a decision later.
+        entry.hours();
+        return entry;
+    }
+
+    /** An entry of a state alone, stored as its bytes before entries held usage. */
+    static KeyEntry ofStateBytes(byte[] state) {
+        VarBytes.Writer out = SCRATCH.get().reset();
+        out.bytes(state);
+        return assemble(out, state.length);
     }
 
     /** A key's figure for one calendar hour, and the task's write (counted from 1) that is to take it out. */
@@ -54,80 +88,177 @@ public final class KeyEntry {
             return new KeyUsage(apiKey, plan, quota, Instant.ofEpochMilli(hourMs), allowed, denied, allowedCost,
                     deniedCost, quotaDenied);
         }
+
+        private void writeTo(VarBytes.Writer out) {
+            if (plan == null) {
+                out.unsigned(0);
+            } else {
+                byte[] planBytes = plan.getBytes(StandardCharsets.UTF_8);
+                out.unsigned(planBytes.length + 1L);
+                out.bytes(planBytes);
+            }
+            out.signed(Math.floorDiv(hourMs, HOUR_MS));
+            out.unsigned(quota);
+            out.unsigned(allowed);
+            out.unsigned(denied);
+            out.unsigned(allowedCost);
+            out.unsigned(deniedCost);
+            out.unsigned(quotaDenied);
+            out.unsigned(write);
+        }
+
+        /** Reads the rest of a figure whose plan is {@code plan} and whose hour number {@code in} has just read. */
+        private static Hour readRest(String plan, long hourNumber, VarBytes.Reader in) {
+            long hourMs = Math.multiplyExact(hourNumber, HOUR_MS);
+            return new Hour(plan, in.unsigned(), hourMs, in.unsigned(), in.unsigned(), in.unsigned(), in.unsigned(),
+                    in.unsigned(), in.unsigned());
+        }
     }
 
     boolean hasState() {
-        return stateBytes != null;
+        return stateTo > stateFrom;
     }
 
     /** The limiter state, or null for none; throws {@link IllegalArgumentException} when its bytes cannot be read. */
     public KeyState state() {
-        return stateBytes == null ? null : KeyStateCodec.decode(stateBytes);
+        return hasState() ? KeyStateCodec.decode(encoded, stateFrom, stateTo) : null;
     }
 
-    /** The state's bytes as the store holds them, or null for none. */
+    /** A copy of the state's bytes as the store holds them, or null for none. */
     byte[] stateBytes() {
-        return stateBytes;
+        return hasState() ? Arrays.copyOfRange(encoded, stateFrom, stateTo) : null;
+    }
+
+    /** The entry's bytes, as the store and its changelog take them; not to be changed. */
+    byte[] encoded() {
+        return encoded;
     }
 
     /** When every window of the state has passed ({@link KeyState#idleFrom}); Long.MIN_VALUE without state. */
     long idleFrom() {
-        return stateBytes == null ? Long.MIN_VALUE : KeyStateCodec.idleFrom(stateBytes);
+        return hasState() ? KeyStateCodec.idleFrom(encoded, stateFrom, stateTo) : Long.MIN_VALUE;
     }
 
+    /** The figures of the hours, in the order they were added. */
     public List<Hour> hours() {
+        List<Hour> hours = new ArrayList<>(1);
+        VarBytes.Reader in = hoursReader();
+        while (in.hasMore()) {
+            String plan = readPlan(in);
+            hours.add(Hour.readRest(plan, in.signed(), in));
+        }
         return hours;
     }
 
     /** The figure of the hour starting at {@code hourMs}, or null. */
     public Hour hour(long hourMs) {
-        // Indexed: asked per decision, where the list's iterator was not scalar-replaced.
-        for (int i = 0; i < hours.size(); i++) {
-            Hour hour = hours.get(i);
-            if (hour.hourMs() == hourMs) {
-                return hour;
+        VarBytes.Reader in = hoursReader();
+        while (in.hasMore()) {
+            int planLength = Math.toIntExact(in.unsigned());
+            int planAt = in.position();
+            in.skip(Math.max(0, planLength - 1));
+            long hourNumber = in.signed();
+            if (Math.multiplyExact(hourNumber, HOUR_MS) == hourMs) {
+                String plan = planLength == 0 ? null : new String(encoded, planAt, planLength - 1, StandardCharsets.UTF_8);
+                return Hour.readRest(plan, hourNumber, in);
             }
+            skipNumbers(in);
         }
         return null;
     }
 
     /** This entry with {@code newState} (null: none) in place of its state. */
     KeyEntry withState(KeyState newState) {
-        return new KeyEntry(encoded(newState), hours);
+        return with(newState, null);
+    }
+
+    /**
+     * This entry with {@code newState} (null: none) in place of its state and, unless null, {@code figure}
+     * in place of the figure of its hour, or added: what a decision writes, made in one go.
+     */
+    KeyEntry with(KeyState newState, Hour figure) {
+        VarBytes.Writer out = SCRATCH.get().reset();
+        if (newState != null) {
+            KeyStateCodec.encode(newState, out);
+        }
+        int stateLength = out.size();
+        copyHoursBut(figure, out);
+        return assemble(out, stateLength);
     }
 
     /** This entry with {@code figure} in place of the figure of its hour, or added. */
     KeyEntry withHour(Hour figure) {
-        if (hours.isEmpty() || hours.size() == 1 && hours.get(0).hourMs() == figure.hourMs()) {
-            // The common case, a key in one hour: no list to build and copy.
-            return new KeyEntry(stateBytes, List.of(figure));
-        }
-        List<Hour> updated = new ArrayList<>(hours.size() + 1);
-        for (Hour hour : hours) {
-            if (hour.hourMs() != figure.hourMs()) {
-                updated.add(hour);
-            }
-        }
-        updated.add(figure);
-        return new KeyEntry(stateBytes, List.copyOf(updated));
+        VarBytes.Writer out = SCRATCH.get().reset();
+        out.bytes(encoded, stateFrom, stateTo - stateFrom);
+        copyHoursBut(figure, out);
+        return assemble(out, stateTo - stateFrom);
     }
 
     /** This entry with only the figures given (a subset of its own). */
     KeyEntry withHours(List<Hour> kept) {
-        return new KeyEntry(stateBytes, List.copyOf(kept));
+        VarBytes.Writer out = SCRATCH.get().reset();
+        out.bytes(encoded, stateFrom, stateTo - stateFrom);
+        for (Hour hour : kept) {
+            hour.writeTo(out);
+        }
+        return assemble(out, stateTo - stateFrom);
     }
 
     /** An entry with neither state nor figures, which the store need not keep. */
     boolean isEmpty() {
-        return !hasState() && hours.isEmpty();
+        return !hasState() && stateTo == encoded.length;
     }
 
     /** An entry of the state alone. */
     static KeyEntry of(KeyState state) {
-        return new KeyEntry(encoded(state), List.of());
+        return state == null ? EMPTY : EMPTY.withState(state);
     }
 
-    private static byte[] encoded(KeyState state) {
-        return state == null ? null : KeyStateCodec.encode(state);
+    /** The figures' bytes but the one of {@code figure}'s hour, copied as they are, then {@code figure} (unless null). */
+    private void copyHoursBut(Hour figure, VarBytes.Writer out) {
+        VarBytes.Reader in = hoursReader();
+        while (in.hasMore()) {
+            int from = in.position();
+            in.skip(Math.max(0, Math.toIntExact(in.unsigned()) - 1));
+            long hourMs = Math.multiplyExact(in.signed(), HOUR_MS);
+            skipNumbers(in);
+            if (figure == null || hourMs != figure.hourMs()) {
+                out.bytes(encoded, from, in.position() - from);
+            }
+        }
+        if (figure != null) {
+            figure.writeTo(out);
+        }
+    }
+
+    /** The entry of the state's bytes and then the figures' that {@code out} holds: the format byte and the state's length go first. */
+    private static KeyEntry assemble(VarBytes.Writer out, int stateLength) {
+        int stateFrom = 1 + VarBytes.unsignedSize(stateLength);
+        byte[] encoded = new byte[stateFrom + out.size()];
+        encoded[0] = FORMAT;
+        VarBytes.putUnsigned(encoded, 1, stateLength);
+        out.copyTo(encoded, stateFrom);
+        return new KeyEntry(encoded, stateFrom, stateFrom + stateLength);
+    }
+
+    private VarBytes.Reader hoursReader() {
+        return new VarBytes.Reader(encoded, stateTo, encoded.length);
+    }
+
+    private String readPlan(VarBytes.Reader in) {
+        int planLength = Math.toIntExact(in.unsigned());
+        if (planLength == 0) {
+            return null;
+        }
+        int at = in.position();
+        in.skip(planLength - 1);
+        return new String(encoded, at, planLength - 1, StandardCharsets.UTF_8);
+    }
+
+    /** Passes over a figure's seven numbers after its hour. */
+    private static void skipNumbers(VarBytes.Reader in) {
+        for (int i = 0; i < 7; i++) {
+            in.unsigned();
+        }
     }
 }

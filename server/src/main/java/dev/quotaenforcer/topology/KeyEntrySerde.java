@@ -1,9 +1,5 @@
 package dev.quotaenforcer.topology;
 
-import dev.quotaenforcer.engine.VarBytes;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
@@ -13,7 +9,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The binary form of a {@link KeyEntry} in the key-state store and its changelog.
  *
- * <p>Layout: the byte {@link #FORMAT}; the state's length as a varint (0: none) and the
+ * <p>Layout: the byte {@link KeyEntry#FORMAT}; the state's length as a varint (0: none) and the
  * {@code KeyStateCodec} bytes; then, until the end, one figure per hour: the plan id's UTF-8 length
  * plus one (0: none) and its bytes, the hour's number since the epoch (zig-zag varint), then the
  * quota, the allowed and denied requests and cost, the requests denied by the quota and the write
@@ -25,7 +21,6 @@ import org.slf4j.LoggerFactory;
  */
 final class KeyEntrySerde implements Serde<KeyEntry> {
 
-    static final byte FORMAT = 16;
     private static final Logger LOG = LoggerFactory.getLogger(KeyEntrySerde.class);
 
     @Override
@@ -48,37 +43,9 @@ final class KeyEntrySerde implements Serde<KeyEntry> {
         };
     }
 
+    /** The entry's bytes, as it holds them. */
     static byte[] write(KeyEntry entry) {
-        byte[] state = entry.stateBytes();
-        // Room for the state and an hour's figures, so the buffer is not grown and copied on the way.
-        VarBytes.Writer out = new VarBytes.Writer((state == null ? 0 : state.length) + 48 * entry.hours().size() + 8);
-        out.write(FORMAT);
-        if (state == null) {
-            out.unsigned(0);
-        } else {
-            out.unsigned(state.length);
-            out.bytes(state);
-        }
-        List<KeyEntry.Hour> hours = entry.hours();
-        for (int i = 0; i < hours.size(); i++) {
-            KeyEntry.Hour hour = hours.get(i);
-            if (hour.plan() == null) {
-                out.unsigned(0);
-            } else {
-                byte[] plan = hour.plan().getBytes(StandardCharsets.UTF_8);
-                out.unsigned(plan.length + 1L);
-                out.bytes(plan);
-            }
-            out.signed(Math.floorDiv(hour.hourMs(), KeyEntry.HOUR_MS));
-            out.unsigned(hour.quota());
-            out.unsigned(hour.allowed());
-            out.unsigned(hour.denied());
-            out.unsigned(hour.allowedCost());
-            out.unsigned(hour.deniedCost());
-            out.unsigned(hour.quotaDenied());
-            out.unsigned(hour.write());
-        }
-        return out.toByteArray();
+        return entry.encoded();
     }
 
     /** The entry of {@code bytes}; throws {@link IllegalArgumentException} when they are not one. */
@@ -86,23 +53,10 @@ final class KeyEntrySerde implements Serde<KeyEntry> {
         if (bytes.length == 0) {
             throw new IllegalArgumentException("empty value");
         }
-        if (bytes[0] != FORMAT) {
+        if (bytes[0] != KeyEntry.FORMAT) {
             // A state alone, as stored before entries held usage; KeyStateCodec refuses it if it is not one.
-            return KeyEntry.stored(bytes, List.of());
+            return KeyEntry.ofStateBytes(bytes);
         }
-        VarBytes.Reader in = new VarBytes.Reader(bytes);
-        in.read();
-        int stateLength = Math.toIntExact(in.unsigned());
-        byte[] state = stateLength == 0 ? null : in.bytes(stateLength);
-        List<KeyEntry.Hour> hours = new ArrayList<>(1);
-        while (in.hasMore()) {
-            long planLength = in.unsigned();
-            String plan = planLength == 0 ? null
-                    : new String(in.bytes(Math.toIntExact(planLength - 1)), StandardCharsets.UTF_8);
-            long hourMs = Math.multiplyExact(in.signed(), KeyEntry.HOUR_MS);
-            hours.add(new KeyEntry.Hour(plan, in.unsigned(), hourMs, in.unsigned(), in.unsigned(), in.unsigned(),
-                    in.unsigned(), in.unsigned(), in.unsigned()));
-        }
-        return KeyEntry.stored(state, hours);
+        return KeyEntry.read(bytes);
     }
 }

@@ -242,15 +242,16 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         }
         PlanEvaluation evaluation = QuotaEngine.evaluate(plan, stored, time, request.cost());
         Decision decision = DecisionFactory.of(request, evaluation);
-        KeyEntry updated = entry == null ? KeyEntry.of(evaluation.state()) : entry.withState(evaluation.state());
+        KeyEntry previous = entry == null ? KeyEntry.of(null) : entry;
+        KeyEntry.Hour figure = null;
         if (DecidedRequest.isPolicyDecision(decision)) {
             KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
             // Only a crash under at-least-once can bring back a decision in an hour already closed: not counted again.
             if (delta.hour().toEpochMilli() >= firstOpenHour()) {
-                updated = usage.count(updated, delta);
+                figure = usage.count(previous, delta);
             }
         }
-        states.put(request.apiKey(), updated);
+        states.put(request.apiKey(), previous.with(evaluation.state(), figure));
         if (entry == null) {
             storedKeys.add(request.apiKey());
         }

@@ -77,8 +77,8 @@ final class UsageLedger {
         }
     }
 
-    /** The entry with one decision's usage ({@code delta}) counted into its hour's figure. */
-    KeyEntry count(KeyEntry entry, KeyUsage delta) {
+    /** The figure of {@code delta}'s hour with one decision's usage ({@code delta}) counted into the entry's. */
+    KeyEntry.Hour count(KeyEntry entry, KeyUsage delta) {
         long hourMs = delta.hour().toEpochMilli();
         KeyEntry.Hour before = entry.hour(hourMs);
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
@@ -95,7 +95,7 @@ final class UsageLedger {
                 change.leave(before.plan());
             }
         }
-        return entry.withHour(after);
+        return after;
     }
 
     /**

@@ -98,7 +98,7 @@ class KeyEntrySerdeTest {
         for (int i = 0; i < 10_000; i++) {
             byte[] garbage = new byte[random.nextInt(1, 64)];
             random.nextBytes(garbage);
-            garbage[0] = KeyEntrySerde.FORMAT;
+            garbage[0] = KeyEntry.FORMAT;
             // Anything at all: an entry or no entry, never an exception out of the store.
             serde.deserializer().deserialize("t", garbage);
         }
