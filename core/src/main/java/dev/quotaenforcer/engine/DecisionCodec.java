@@ -18,13 +18,14 @@ import java.util.function.Function;
 public final class DecisionCodec {
 
     private static final int VERSION = 1;
+    private static final ThreadLocal<Writer> SCRATCH = ThreadLocal.withInitial(() -> new Writer(128));
 
     private DecisionCodec() {
     }
 
     public static byte[] encode(Decision decision) {
-        // Room for the usual decision (plan and policy names of a dozen bytes each) without growing.
-        Writer out = new Writer(64);
+        // Written into the thread's buffer and copied out at its size: one array per decision, not a buffer and its copy.
+        Writer out = SCRATCH.get().reset();
         out.write(VERSION);
         out.write(decision.allowed() ? 1 : 0);
         text(out, decision.reason().name());
@@ -64,9 +65,26 @@ public final class DecisionCodec {
             out.unsigned(0);
             return;
         }
+        if (isAscii(text)) {
+            // Its chars are its UTF-8 bytes: written as they are, without encoding the text into an array first.
+            out.unsigned(text.length() + 1L);
+            for (int i = 0; i < text.length(); i++) {
+                out.write(text.charAt(i));
+            }
+            return;
+        }
         byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
         out.unsigned(utf8.length + 1L);
         out.bytes(utf8);
+    }
+
+    private static boolean isAscii(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= 0x80) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String text(Reader in) {
