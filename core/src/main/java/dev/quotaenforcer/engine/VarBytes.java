@@ -9,6 +9,9 @@ public final class VarBytes {
     }
 
     /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
+    /** The most bytes a varint of 64 bits takes. */
+    private static final int MAX_VARINT_BYTES = 10;
+
     public static final class Writer {
         private byte[] bytes;
         private int size;
@@ -50,14 +53,10 @@ public final class VarBytes {
         }
 
         public void unsigned(long value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("negative field " + value);
+            if (bytes.length - size < MAX_VARINT_BYTES) {
+                bytes = Arrays.copyOf(bytes, Math.max(size * 2, size + MAX_VARINT_BYTES));
             }
-            while ((value & ~0x7FL) != 0) {
-                write((int) ((value & 0x7F) | 0x80));
-                value >>>= 7;
-            }
-            write((int) value);
+            size = putUnsigned(bytes, size, value);
         }
 
         public void signed(long value) {
@@ -167,12 +166,9 @@ public final class VarBytes {
 
         /** The next {@code length} bytes, copied. */
         public byte[] bytes(int length) {
-            if (length < 0 || length > end - position) {
-                throw new IllegalArgumentException(length + " bytes wanted at byte " + position + " of " + end);
-            }
-            byte[] value = Arrays.copyOfRange(bytes, position, position + length);
-            position += length;
-            return value;
+            int from = position;
+            skip(length);
+            return Arrays.copyOfRange(bytes, from, position);
         }
 
         public int fixedInt() {
