@@ -62,6 +62,9 @@ final class RequestIdIndex {
      */
     private byte[] lastLookedUp;
     private int lastHash;
+    /** The chunk the last entry was appended to, and where the entry starts in it. */
+    private Chunk lastAppended;
+    private int lastAppendedAt;
 
     /**
      * Under G1, just under one heap region: an array larger than half a region is allocated straight
@@ -101,6 +104,19 @@ final class RequestIdIndex {
         }
     }
 
+    /**
+     * The bytes the last {@link #put} wrote its entry into ({@link #writeEntry}): what is written there is
+     * never written over, so a {@link RequestIdBatch} can hold entries as a run of them.
+     */
+    byte[] lastEntryBytes() {
+        return lastAppended.bytes;
+    }
+
+    /** Where in {@link #lastEntryBytes} the last {@link #put}'s entry starts. */
+    int lastEntryAt() {
+        return lastAppendedAt;
+    }
+
     /** What is remembered of {@code id} (its UTF-8 bytes), else null. */
     Remembered get(byte[] id) {
         lastLookedUp = id;
@@ -124,7 +140,7 @@ final class RequestIdIndex {
     }
 
     boolean isEmpty() {
-        return chunks.isEmpty() || chunks.size() == 1 && headOffset == chunks.get(0).used;
+        return chunks.isEmpty();
     }
 
     /** The time of the oldest entry; only when not {@link #isEmpty()}. */
@@ -147,33 +163,43 @@ final class RequestIdIndex {
         }
         headOffset += FIXED_BYTES + idLength + readInt(first.bytes, headOffset + 4 + idLength + 8);
         if (headOffset == first.used) {
-            if (chunks.size() > 1) {
-                chunks.remove(0);
-                firstSequence++;
-            } else {
-                // Nothing is left: the chunk is written again from its start.
-                first.used = 0;
-            }
+            // Even the chunk still appended to: what was written into a chunk is never written over.
+            chunks.remove(0);
+            firstSequence++;
             headOffset = 0;
         }
     }
 
     private long append(byte[] id, long time, byte[] decision) {
-        int length = FIXED_BYTES + id.length + decision.length;
+        int length = entryBytes(id, decision);
         Chunk last = chunks.isEmpty() ? null : chunks.get(chunks.size() - 1);
         if (last == null || last.bytes.length - last.used < length) {
             last = new Chunk(Math.max(CHUNK_BYTES, length));
             chunks.add(last);
         }
         int offset = last.used;
-        byte[] bytes = last.bytes;
-        writeInt(bytes, offset, id.length);
-        System.arraycopy(id, 0, bytes, offset + 4, id.length);
-        writeLong(bytes, offset + 4 + id.length, time);
-        writeInt(bytes, offset + 12 + id.length, decision.length);
-        System.arraycopy(decision, 0, bytes, offset + FIXED_BYTES + id.length, decision.length);
-        last.used += length;
+        last.used = writeEntry(last.bytes, offset, id, time, decision);
+        lastAppended = last;
+        lastAppendedAt = offset;
         return position(firstSequence + chunks.size() - 1, offset);
+    }
+
+    /**
+     * Writes an entry into {@code bytes} at {@code at}, as chunks and {@link RequestIdBatch}es hold them:
+     * the id's length and bytes, the time, the decision's length and bytes (big-endian). Returns where it ends.
+     */
+    static int writeEntry(byte[] bytes, int at, byte[] id, long time, byte[] decision) {
+        writeInt(bytes, at, id.length);
+        System.arraycopy(id, 0, bytes, at + 4, id.length);
+        writeLong(bytes, at + 4 + id.length, time);
+        writeInt(bytes, at + 12 + id.length, decision.length);
+        System.arraycopy(decision, 0, bytes, at + FIXED_BYTES + id.length, decision.length);
+        return at + FIXED_BYTES + id.length + decision.length;
+    }
+
+    /** The bytes of an entry of {@code id} and {@code decision}. */
+    static int entryBytes(byte[] id, byte[] decision) {
+        return FIXED_BYTES + id.length + decision.length;
     }
 
     private int slotCount() {

@@ -136,15 +136,18 @@ final class RequestIds {
         }
         byte[] encoded = DecisionCodec.encode(decision);
         hold(id, now, encoded);
-        boolean opened = open == null || open.sealed();
+        // The open batch takes the entry as the index wrote it, unless the index began a new chunk for it.
+        byte[] log = remembered.lastEntryBytes();
+        int at = remembered.lastEntryAt();
+        boolean opened = open == null || !open.continuesAt(log, at);
         if (opened) {
             if (open != null) {
                 filed.add(new Filed(openNumber, open.newest()));
             }
-            open = new RequestIdBatch();
+            open = new RequestIdBatch(log, at);
             openNumber = nextNumber++;
         }
-        open.add(id, now, encoded);
+        open.take(at + RequestIdIndex.entryBytes(id, encoded), now);
         if (opened || open.sealed()) {
             // Put once opened, with its first id: the store holds the batch itself until its write-back, which
             // seals it, so a write-back before the first id would leave a sealed batch to add it to. Put again

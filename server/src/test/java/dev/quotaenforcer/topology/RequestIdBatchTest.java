@@ -19,16 +19,19 @@ class RequestIdBatchTest {
 
     @Test
     void theIdsTimesAndDecisionsWrittenAreReadBackInOrder() {
-        RequestIdBatch batch = new RequestIdBatch();
-        batch.add(utf8("3:k-1r-1"), 1_000, new byte[] {1, 2, 3});
-        batch.add(utf8("3:k-1ré-\"2\""), 2_000, new byte[0]);
+        Log log = new Log(1024);
+        log.append(utf8("3:k-1r-1"), 1_000, new byte[] {1, 2, 3});
+        RequestIdBatch batch = new RequestIdBatch(log.bytes, log.end);
+        log.append(utf8("3:k-1r-2"), 1_500, new byte[] {4}, batch);
+        log.append(utf8("3:k-1ré-\"2\""), 2_000, new byte[0], batch);
+        log.append(utf8("3:k-1r-3"), 2_500, new byte[] {5});
 
         List<Entry> read = entries(roundTrip(batch));
 
-        assertEquals(2, read.size());
-        assertEquals("3:k-1r-1", read.get(0).id());
-        assertEquals(1_000, read.get(0).time());
-        assertArrayEquals(new byte[] {1, 2, 3}, read.get(0).decision());
+        assertEquals(2, read.size(), "the entries the batch took, not those before or after it in the same bytes");
+        assertEquals("3:k-1r-2", read.get(0).id());
+        assertEquals(1_500, read.get(0).time());
+        assertArrayEquals(new byte[] {4}, read.get(0).decision());
         assertEquals("3:k-1ré-\"2\"", read.get(1).id());
         assertEquals(2_000, read.get(1).time());
         assertEquals(2_000, batch.newest());
@@ -36,24 +39,43 @@ class RequestIdBatchTest {
 
     @Test
     void writingABatchSealsItSoLaterIdsGoIntoTheNext() {
-        RequestIdBatch batch = new RequestIdBatch();
-        batch.add(utf8("a"), 1, new byte[0]);
+        Log log = new Log(1024);
+        RequestIdBatch batch = new RequestIdBatch(log.bytes, log.end);
+        log.append(utf8("a"), 1, new byte[0], batch);
         assertFalse(batch.sealed());
+        assertTrue(batch.continuesAt(log.bytes, log.end));
 
         RequestIdBatch read = roundTrip(batch);
 
         assertTrue(batch.sealed());
         assertTrue(read.sealed());
-        assertThrows(IllegalStateException.class, () -> batch.add(utf8("b"), 2, new byte[0]));
+        assertFalse(batch.continuesAt(log.bytes, log.end));
+        int before = log.end;
+        log.append(utf8("b"), 2, new byte[0]);
+        assertThrows(IllegalStateException.class, () -> batch.take(log.end, 2));
+        assertEquals(before, RequestIdBatch.SERDE.serializer().serialize("t", batch).length);
+    }
+
+    @Test
+    void aBatchTakesOnlyAnEntryThatFollowsItInItsOwnBytes() {
+        Log log = new Log(1024);
+        RequestIdBatch batch = new RequestIdBatch(log.bytes, log.end);
+        log.append(utf8("a"), 1, new byte[0], batch);
+
+        assertFalse(batch.continuesAt(new Log(1024).bytes, log.end), "other bytes");
+        assertFalse(batch.continuesAt(log.bytes, log.end + 1), "a gap");
+        assertThrows(IllegalArgumentException.class, () -> batch.take(log.end - 1, 2), "an end before its own");
+        assertThrows(IllegalArgumentException.class, () -> batch.take(log.bytes.length + 1, 2), "past its bytes");
     }
 
     @Test
     void aBatchTakesIdsUntilItReachesItsSealSizeAndStaysFarUnder64KiB() {
-        RequestIdBatch batch = new RequestIdBatch();
+        Log log = new Log(64 * 1024);
+        RequestIdBatch batch = new RequestIdBatch(log.bytes, log.end);
         byte[] decision = new byte[40];
         int ids = 0;
         while (!batch.sealed()) {
-            batch.add(utf8("256:" + "k".repeat(256) + "r-" + ids++), ids, decision);
+            log.append(utf8("256:" + "k".repeat(256) + "r-" + ids++), ids, decision, batch);
         }
 
         byte[] written = RequestIdBatch.SERDE.serializer().serialize("t", batch);
@@ -69,6 +91,25 @@ class RequestIdBatchTest {
         assertThrows(IllegalArgumentException.class, () -> entries(garbage));
         RequestIdBatch negative = RequestIdBatch.SERDE.deserializer().deserialize("t", new byte[] {-1, -1, -1, -1});
         assertThrows(IllegalArgumentException.class, () -> entries(negative));
+    }
+
+    /** Bytes entries are written into one after another, as the index's chunks are. */
+    private static final class Log {
+        final byte[] bytes;
+        int end;
+
+        Log(int size) {
+            bytes = new byte[size];
+        }
+
+        void append(byte[] id, long time, byte[] decision) {
+            end = RequestIdIndex.writeEntry(bytes, end, id, time, decision);
+        }
+
+        void append(byte[] id, long time, byte[] decision, RequestIdBatch batch) {
+            append(id, time, decision);
+            batch.take(end, time);
+        }
     }
 
     private static RequestIdBatch roundTrip(RequestIdBatch batch) {

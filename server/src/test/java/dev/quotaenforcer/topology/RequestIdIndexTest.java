@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -56,6 +57,25 @@ class RequestIdIndexTest {
         index.forgetOldest();
         assertNull(index.get(key("a")));
         assertTrue(index.isEmpty());
+    }
+
+    @Test
+    void anEntrysBytesStayAsWrittenAfterItIsForgottenAndMoreAreWritten() {
+        index.put(key("a"), 1, new byte[] {1, 2});
+        byte[] bytes = index.lastEntryBytes();
+        int at = index.lastEntryAt();
+        byte[] written = new byte[RequestIdIndex.entryBytes(key("a"), new byte[] {1, 2})];
+        RequestIdIndex.writeEntry(written, 0, key("a"), 1, new byte[] {1, 2});
+        assertArrayEquals(written, Arrays.copyOfRange(bytes, at, at + written.length));
+
+        index.forgetOldest();
+        assertTrue(index.isEmpty());
+        index.put(key("b"), 2, new byte[] {3, 4});
+        index.put(key("c"), 3, new byte[] {5, 6});
+
+        assertArrayEquals(written, Arrays.copyOfRange(bytes, at, at + written.length), "a batch may still hold them");
+        assertEquals(2, index.oldestTime());
+        assertArrayEquals(new byte[] {5, 6}, index.get(key("c")).decision());
     }
 
     @Test

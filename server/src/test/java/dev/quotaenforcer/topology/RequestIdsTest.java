@@ -4,17 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.quotaenforcer.engine.DecisionCodec;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.LongStream;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
@@ -132,6 +137,38 @@ class RequestIdsTest {
         assertNotNull(ids.original(key("r-new"), request("r-new"), NOON + WINDOW + 1, plan -> null));
         assertNull(batches.wrapped().get(0L), "the batch of r-old alone is deleted");
         assertEquals(2, batches.wrapped().approximateNumEntries());
+    }
+
+    @Test
+    void idsForgottenBeforeTheirBatchIsWrittenReachTheStoreIntactAcrossTheIndexsChunks() {
+        // A window far shorter than the commit interval: the index forgets ids, and lets go of the chunks that
+        // held them, before the batches taking those ids are written back.
+        long window = 5;
+        RequestIds ids = new RequestIds(batches, commands, window);
+        long appended = 0;
+        int remembered = 0;
+        while (appended < 3L * RequestIdIndex.CHUNK_BYTES) {
+            Decision decision = allowed("r-" + remembered);
+            ids.remember(key("r-" + remembered), decision, NOON + remembered);
+            appended += RequestIdIndex.entryBytes(key("r-" + remembered), DecisionCodec.encode(decision));
+            remembered++;
+        }
+        batches.flushCache();
+
+        Set<Integer> stored = new HashSet<>();
+        try (KeyValueIterator<Long, RequestIdBatch> all = batches.wrapped().all()) {
+            while (all.hasNext()) {
+                all.next().value.forEach((id, time, decision) -> {
+                    int number = Integer.parseInt(id.substring(2));
+                    assertEquals(NOON + number, time, id);
+                    assertArrayEquals(DecisionCodec.encode(allowed("r-" + number)), decision, id);
+                    assertTrue(stored.add(number), id + " once");
+                });
+            }
+        }
+        for (int number = remembered - 1; number >= remembered - window; number--) {
+            assertTrue(stored.contains(number), "r-" + number + " is within the window");
+        }
     }
 
     @Test
