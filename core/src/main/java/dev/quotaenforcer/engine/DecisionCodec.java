@@ -28,9 +28,9 @@ public final class DecisionCodec {
         Writer out = SCRATCH.get().reset();
         out.write(VERSION);
         out.write(decision.allowed() ? 1 : 0);
-        text(out, decision.reason().name());
-        text(out, decision.plan());
-        text(out, decision.policy());
+        out.text(decision.reason().name());
+        out.text(decision.plan());
+        out.text(decision.policy());
         out.unsigned(decision.limit());
         out.unsigned(decision.remaining());
         out.unsigned(decision.resetSeconds());
@@ -57,34 +57,6 @@ public final class DecisionCodec {
                 in.unsigned(), in.signed(), in.unsigned(), Instant.ofEpochMilli(in.signed()), Map.of());
         Plan plan = planId == null ? null : plans.apply(planId);
         return plan == null ? decision : decision.withHeaders(RateLimitHeaders.of(plan, decision));
-    }
-
-    /** Length + 1 (0 for null), then the UTF-8 bytes. */
-    private static void text(Writer out, String text) {
-        if (text == null) {
-            out.unsigned(0);
-            return;
-        }
-        if (isAscii(text)) {
-            // Its chars are its UTF-8 bytes: written as they are, without encoding the text into an array first.
-            out.unsigned(text.length() + 1L);
-            for (int i = 0; i < text.length(); i++) {
-                out.write(text.charAt(i));
-            }
-            return;
-        }
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        out.unsigned(utf8.length + 1L);
-        out.bytes(utf8);
-    }
-
-    private static boolean isAscii(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) >= 0x80) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private static String text(Reader in) {

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.engine;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** Compact binary fields, as the stored key states and remembered decisions are written: varints, zig-zag signed. */
@@ -8,10 +9,10 @@ public final class VarBytes {
     private VarBytes() {
     }
 
-    /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
     /** The most bytes a varint of 64 bits takes. */
     private static final int MAX_VARINT_BYTES = 10;
 
+    /** A growable byte buffer; unlike ByteArrayOutputStream it takes no lock per byte written. */
     public static final class Writer {
         private byte[] bytes;
         private int size;
@@ -74,6 +75,34 @@ public final class VarBytes {
             }
             System.arraycopy(value, from, bytes, size, length);
             size += length;
+        }
+
+        /** Text as its UTF-8 length + 1 (0 for null), then its UTF-8 bytes. */
+        public void text(String text) {
+            if (text == null) {
+                unsigned(0);
+                return;
+            }
+            if (isAscii(text)) {
+                // Its chars are its UTF-8 bytes: written as they are, without encoding the text into an array first.
+                unsigned(text.length() + 1L);
+                for (int i = 0; i < text.length(); i++) {
+                    write(text.charAt(i));
+                }
+                return;
+            }
+            byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
+            unsigned(utf8.length + 1L);
+            bytes(utf8);
+        }
+
+        private static boolean isAscii(String text) {
+            for (int i = 0; i < text.length(); i++) {
+                if (text.charAt(i) >= 0x80) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         public void fixedInt(int value) {

@@ -90,13 +90,7 @@ public final class KeyEntry {
         }
 
         private void writeTo(VarBytes.Writer out) {
-            if (plan == null) {
-                out.unsigned(0);
-            } else {
-                byte[] planBytes = plan.getBytes(StandardCharsets.UTF_8);
-                out.unsigned(planBytes.length + 1L);
-                out.bytes(planBytes);
-            }
+            out.text(plan);
             out.signed(Math.floorDiv(hourMs, HOUR_MS));
             out.unsigned(quota);
             out.unsigned(allowed);
@@ -152,6 +146,14 @@ public final class KeyEntry {
 
     /** The figure of the hour starting at {@code hourMs}, or null. */
     public Hour hour(long hourMs) {
+        return hour(hourMs, null);
+    }
+
+    /**
+     * The figure of the hour starting at {@code hourMs}, or null. Its plan is {@code likelyPlan} itself when
+     * that is the figure's plan: a decision on the key's plan, as nearly every one is, decodes no text.
+     */
+    Hour hour(long hourMs, String likelyPlan) {
         VarBytes.Reader in = hoursReader();
         while (in.hasMore()) {
             int planLength = Math.toIntExact(in.unsigned());
@@ -159,7 +161,7 @@ public final class KeyEntry {
             in.skip(Math.max(0, planLength - 1));
             long hourNumber = in.signed();
             if (Math.multiplyExact(hourNumber, HOUR_MS) == hourMs) {
-                String plan = planLength == 0 ? null : new String(encoded, planAt, planLength - 1, StandardCharsets.UTF_8);
+                String plan = planLength == 0 ? null : text(planAt, planLength - 1, likelyPlan);
                 return Hour.readRest(plan, hourNumber, in);
             }
             skipNumbers(in);
@@ -241,6 +243,21 @@ public final class KeyEntry {
         return new KeyEntry(encoded, stateFrom, stateFrom + stateLength);
     }
 
+    /** The UTF-8 text {@code encoded[at, at + length)}: {@code likely} itself when it is that text (in ASCII). */
+    private String text(int at, int length, String likely) {
+        if (likely != null && likely.length() == length) {
+            int i = 0;
+            // A byte of a multi-byte character is negative, so it never equals a char.
+            while (i < length && likely.charAt(i) == encoded[at + i]) {
+                i++;
+            }
+            if (i == length) {
+                return likely;
+            }
+        }
+        return new String(encoded, at, length, StandardCharsets.UTF_8);
+    }
+
     private VarBytes.Reader hoursReader() {
         return new VarBytes.Reader(encoded, stateTo, encoded.length);
     }
@@ -252,7 +269,7 @@ public final class KeyEntry {
         }
         int at = in.position();
         in.skip(planLength - 1);
-        return new String(encoded, at, planLength - 1, StandardCharsets.UTF_8);
+        return text(at, planLength - 1, null);
     }
 
     /** Passes over a figure's seven numbers after its hour. */

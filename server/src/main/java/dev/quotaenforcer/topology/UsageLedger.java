@@ -80,7 +80,7 @@ final class UsageLedger {
     /** The figure of {@code delta}'s hour with one decision's usage ({@code delta}) counted into the entry's. */
     KeyEntry.Hour count(KeyEntry entry, KeyUsage delta) {
         long hourMs = delta.hour().toEpochMilli();
-        KeyEntry.Hour before = entry.hour(hourMs);
+        KeyEntry.Hour before = entry.hour(hourMs, delta.plan());
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
         KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
         boolean dueAlready = before != null && before.write() == nextWrite;

@@ -22,6 +22,8 @@ class KeyEntryTest {
     private static final long NOON = Instant.parse("2026-11-30T12:00:00Z").toEpochMilli();
     private static final long HOUR = 3_600_000L;
     private static final String[] PLANS = {"free", "pro-ü", null, "a-plan-with-a-longer-id"};
+    /** Plans a figure may be read as, the stored one or not: "pro-\u00C3\u00BC" has as many chars as "pro-ü" has UTF-8 bytes. */
+    private static final String[] LIKELY_PLANS = {"free", "pro-ü", "pro-\u00C3\u00BC", "fre", "freE", null};
 
     @Test
     void whateverTheChangesTheEntryHoldsWhatAModelOfThemHoldsAndIsLaidOutAsTheSerdeDocumentsIt() {
@@ -63,8 +65,9 @@ class KeyEntryTest {
                 assertEquals(hours, entry.hours(), at);
                 for (int h = -1; h < 4; h++) {
                     long hourMs = NOON + h * HOUR;
-                    assertEquals(hours.stream().filter(hour -> hour.hourMs() == hourMs).findFirst().orElse(null),
-                            entry.hour(hourMs), at);
+                    KeyEntry.Hour expected = hours.stream().filter(hour -> hour.hourMs() == hourMs).findFirst().orElse(null);
+                    assertEquals(expected, entry.hour(hourMs), at);
+                    assertEquals(expected, entry.hour(hourMs, LIKELY_PLANS[random.nextInt(LIKELY_PLANS.length)]), at);
                 }
                 assertEquals(state == null && hours.isEmpty(), entry.isEmpty(), at);
                 assertEquals(state == null ? Long.MIN_VALUE : KeyStateCodec.idleFrom(KeyStateCodec.encode(state)),
@@ -85,6 +88,17 @@ class KeyEntryTest {
 
         assertSame(bytes, KeyEntrySerde.write(entry), "no copy per write-back");
         assertSame(bytes, KeyEntrySerde.write(KeyEntrySerde.read(bytes)));
+    }
+
+    @Test
+    void aFigureReadWithItsPlanGivenCarriesThatTextItselfAndAnyOtherIsDecoded() {
+        KeyEntry entry = KeyEntry.of(null).withHour(new KeyEntry.Hour("pro-ü", 10, NOON, 1, 0, 1, 0, 0, 1))
+                .withHour(new KeyEntry.Hour("free", 10, NOON + HOUR, 1, 0, 1, 0, 0, 1));
+        String free = new String("free".toCharArray());
+
+        assertSame(free, entry.hour(NOON + HOUR, free).plan());
+        assertEquals("pro-ü", entry.hour(NOON, "pro-\u00C3\u00BC").plan());
+        assertEquals("free", entry.hour(NOON + HOUR, "pro-ü").plan());
     }
 
     @Test
