@@ -117,6 +117,11 @@ final class RequestIdIndex {
         return lastAppendedAt;
     }
 
+    /** Where in {@link #lastEntryBytes} the last {@link #put}'s entry ends: nothing was appended after it. */
+    int lastEntryEnd() {
+        return lastAppended.used;
+    }
+
     /** What is remembered of {@code id} (its UTF-8 bytes), else null. */
     Remembered get(byte[] id) {
         lastLookedUp = id;

@@ -136,7 +136,8 @@ final class RequestIds {
         }
         byte[] encoded = DecisionCodec.encode(decision);
         hold(id, now, encoded);
-        // The open batch takes the entry as the index wrote it, unless the index began a new chunk for it.
+        // The open batch takes the entry as the index wrote it, unless it is sealed or the index began a new
+        // chunk for it.
         byte[] log = remembered.lastEntryBytes();
         int at = remembered.lastEntryAt();
         boolean opened = open == null || !open.continuesAt(log, at);
@@ -147,7 +148,7 @@ final class RequestIds {
             open = new RequestIdBatch(log, at);
             openNumber = nextNumber++;
         }
-        open.take(at + RequestIdIndex.entryBytes(id, encoded), now);
+        open.take(remembered.lastEntryEnd(), now);
         if (opened || open.sealed()) {
             // Put once opened, with its first id: the store holds the batch itself until its write-back, which
             // seals it, so a write-back before the first id would leave a sealed batch to add it to. Put again
