@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * The topology's own meters, shared by every stream thread: decisions by plan and reason,
  * quota-exceeded events, admin commands applied, dead letters, and the decision lag (from the request record's timestamp
  * to the decision being produced; the transaction that publishes it commits up to one commit
- * interval later).
+ * interval later), timed for a sample of the decisions.
  */
 public final class DecisionStats {
 
@@ -52,7 +52,8 @@ public final class DecisionStats {
                 .register(registry);
     }
 
-    void decided(Decision decision, long requestTimestamp) {
+    /** Counts a decision and, if {@code timeLag}, times its lag: callers sample the lag at high rates. */
+    void decided(Decision decision, long requestTimestamp, boolean timeLag) {
         String plan = decision.plan() == null ? NO_PLAN : decision.plan();
         AtomicReferenceArray<Counter> byReason = decisions.computeIfAbsent(plan,
                 name -> new AtomicReferenceArray<>(Reason.values().length));
@@ -67,7 +68,9 @@ public final class DecisionStats {
             byReason.set(reason.ordinal(), counter);
         }
         counter.increment();
-        lag.record(Math.max(0, clock.millis() - requestTimestamp), TimeUnit.MILLISECONDS);
+        if (timeLag) {
+            lag.record(Math.max(0, clock.millis() - requestTimestamp), TimeUnit.MILLISECONDS);
+        }
     }
 
     void commandApplied(KeyCommand.Type type) {

@@ -34,6 +34,12 @@ final class OutcomePublisher {
 
     private final DecisionStats stats;
     private final ProcessorContext<String, Object> context;
+    /**
+     * The request time of the last decision whose lag was timed. The lag is timed for the first decision of
+     * each request millisecond the task sees: every decision at a few per millisecond, a sample at high rates,
+     * where timing each took 3% to 4% of the stream thread (a clock read and a shared histogram's update).
+     */
+    private long lagTimedAt = Long.MIN_VALUE;
 
     OutcomePublisher(DecisionStats stats, ProcessorContext<String, Object> context) {
         this.stats = stats;
@@ -76,7 +82,12 @@ final class OutcomePublisher {
     }
 
     private void answer(Record<String, ?> record, Decision decision, ReplyAddress replyTo, String decisions, String replies) {
-        stats.decided(decision, record.timestamp());
+        long requestTime = record.timestamp();
+        boolean timeLag = requestTime != lagTimedAt;
+        if (timeLag) {
+            lagTimedAt = requestTime;
+        }
+        stats.decided(decision, requestTime, timeLag);
         context.forward(record.withValue(decision), decisions);
         if (replyTo != null) {
             context.forward(record.withValue(new ReplyRouting.Reply(decision, replyTo))

@@ -47,6 +47,11 @@ final class EnforcerDriver implements AutoCloseable {
     }
 
     EnforcerDriver(Path stateDir, Map<String, Object> overrides) {
+        this(stateDir, overrides, new DecisionStats());
+    }
+
+    /** The topology counting into {@code stats}. */
+    EnforcerDriver(Path stateDir, Map<String, Object> overrides, DecisionStats stats) {
         Map<String, Object> settings = new HashMap<>();
         settings.put(StreamsConfig.APPLICATION_ID_CONFIG, "quota-enforcer-test");
         settings.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -54,7 +59,7 @@ final class EnforcerDriver implements AutoCloseable {
         settings.putAll(overrides);
         EnforcerConfig config = new EnforcerConfig(settings);
         usageInterval = Duration.ofMillis(config.usageIntervalMs());
-        topology = new QuotaTopology(config);
+        topology = new QuotaTopology(config, stats, topic -> true);
         Properties props = topology.streamsProperties();
         driver = new TopologyTestDriver(topology.build(), props, NOON);
         Topics topics = topology.topics();
