@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -98,10 +99,13 @@ public class DecisionPathBenchmarks {
     private long cpuNanos;
     private Task[] tasks;
 
-    /** One task: its intake and deciding processor, each in a context of its own, and its stores. */
+    /**
+     * One task: its intake and deciding processor, each in a context of its own, its stores, and when each
+     * of its wall-clock punctuations is next due.
+     */
     private record Task(MockProcessorContext<String, Object> intakeContext, Processor<String, byte[], String, Object> intake,
                         MockProcessorContext<String, Object> deciderContext, Processor<String, KeyInput, String, Object> decider,
-                        List<StateStore> stores) {
+                        List<StateStore> stores, Map<MockProcessorContext.CapturedPunctuator, Long> due) {
     }
 
     @Setup(Level.Trial)
@@ -164,7 +168,7 @@ public class DecisionPathBenchmarks {
         Processor<String, KeyInput, String, Object> decider = deciderSupplier.get();
         deciderContext.setCurrentSystemTimeMs(WALL_START);
         decider.init(deciderContext);
-        return new Task(intakeContext, intake, deciderContext, decider, stores);
+        return new Task(intakeContext, intake, deciderContext, decider, stores, new IdentityHashMap<>());
     }
 
     @TearDown(Level.Iteration)
@@ -187,15 +191,10 @@ public class DecisionPathBenchmarks {
         Serializer<Decision> decisions = topics.decisions().valueSerde().serializer();
         Serializer<KeyUsage> usage = topics.usage().valueSerde().serializer();
         long bytes = 0;
-        long phaseMs = UsageWriteSchedule.phaseMs(config.usageIntervalMs());
-        long nextPhase = WALL_START + phaseMs;
         long nextCommit = WALL_START + commitIntervalMs;
         for (int runStart = 0; runStart < REQUESTS; runStart += RUN) {
             long wall = WALL_START + (long) runStart * 1000 / DECISIONS_PER_SECOND;
-            if (wall >= nextPhase) {
-                bytes += punctuate(wall, decisions, usage);
-                nextPhase += phaseMs;
-            }
+            bytes += punctuate(wall, decisions, usage);
             if (wall >= nextCommit) {
                 commit();
                 nextCommit += commitIntervalMs;
@@ -233,14 +232,27 @@ public class DecisionPathBenchmarks {
         return written(task, decisions, usage);
     }
 
-    /** Runs each task's wall-clock punctuations (the usage write when its phase is due). */
+    /**
+     * Runs each task's wall-clock punctuations that are due (the usage write at its phase), as Kafka Streams
+     * would: every interval from when each was scheduled, missed intervals skipped. A punctuation is taken to
+     * be scheduled at the first call that finds it: its task starts at {@link #WALL_START}, the first call's
+     * time, and punctuators schedule others only as they run, here.
+     */
     private long punctuate(long wall, Serializer<Decision> decisions, Serializer<KeyUsage> usage) {
         long bytes = 0;
         for (Task task : tasks) {
             task.deciderContext().setCurrentSystemTimeMs(wall);
             for (var punctuator : task.deciderContext().scheduledPunctuators()) {
-                if (punctuator.getType() == PunctuationType.WALL_CLOCK_TIME) {
+                Long due = task.due().get(punctuator);
+                if (due != null && wall >= due && !punctuator.cancelled()) {
+                    long intervalMs = punctuator.getInterval().toMillis();
+                    task.due().put(punctuator, due + ((wall - due) / intervalMs + 1) * intervalMs);
                     punctuator.getPunctuator().punctuate(wall);
+                }
+            }
+            for (var punctuator : task.deciderContext().scheduledPunctuators()) {
+                if (punctuator.getType() == PunctuationType.WALL_CLOCK_TIME) {
+                    task.due().putIfAbsent(punctuator, wall + punctuator.getInterval().toMillis());
                 }
             }
             bytes += written(task, decisions, usage);

@@ -23,6 +23,7 @@ import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -96,7 +97,6 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private long keysWithState;
     private RequestIds requestIds;
     private UsageLedger usage;
-    private UsageWriteSchedule usageWrites;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
@@ -184,12 +184,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             }
         }
         context.schedule(Duration.ofMillis(expiryIntervalMs), PunctuationType.STREAM_TIME, this::expireIdleKeys);
-        usageWrites = new UsageWriteSchedule(usageIntervalMs, context.taskId().partition(), context.currentSystemTimeMs());
-        context.schedule(Duration.ofMillis(UsageWriteSchedule.phaseMs(usageIntervalMs)), PunctuationType.WALL_CLOCK_TIME,
-                now -> {
-                    if (usageWrites.due(now)) {
-                        writeUsage(now);
-                    }
+        // Once at the task's phase, then once per interval, Kafka Streams keeping the phase: each punctuation
+        // also halves how many records the stream thread takes from each task between its checks, so a
+        // punctuator asked more often whether the write was due cost every decision something.
+        Cancellable[] first = new Cancellable[1];
+        first[0] = context.schedule(Duration.ofMillis(UsageWriteSchedule.firstDelayMs(usageIntervalMs, context.taskId().partition())),
+                PunctuationType.WALL_CLOCK_TIME, now -> {
+                    first[0].cancel();
+                    context.schedule(Duration.ofMillis(usageIntervalMs), PunctuationType.WALL_CLOCK_TIME, this::writeUsage);
+                    writeUsage(now);
                 });
     }
 

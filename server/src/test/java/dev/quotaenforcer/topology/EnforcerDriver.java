@@ -187,6 +187,11 @@ final class EnforcerDriver implements AutoCloseable {
     /** Usage records written so far, after letting one usage interval pass on the wall clock so the latest are. */
     List<TestRecord<String, KeyUsage>> usageRecords() {
         driver.advanceWallClockTime(usageInterval);
+        return usageWritten();
+    }
+
+    /** Usage records written since last read, without moving the wall clock. */
+    List<TestRecord<String, KeyUsage>> usageWritten() {
         return driver.createOutputTopic(topology.topics().usage().name(), Serdes.String().deserializer(),
                 topology.topics().usage().valueSerde().deserializer()).readRecordsToList();
     }
