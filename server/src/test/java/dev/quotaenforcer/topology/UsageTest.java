@@ -61,25 +61,22 @@ class UsageTest {
     @Test
     void writesUsageAnIntervalAfterTheTaskStartsThenOncePerIntervalKeepingItsPhase() {
         enforcer.send("k-1", "a", 1, at(10, 0));
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(999));
-        assertEquals(0, enforcer.usageWritten().size(), "nothing before the first interval ends");
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(1));
-        assertEquals(1, enforcer.usageWritten().size(), "written as it ends");
-
+        assertEquals(0, usageWrittenAfter(999), "nothing before the first interval ends");
+        assertEquals(1, usageWrittenAfter(1), "written as it ends");
         enforcer.send("k-1", "b", 1, at(10, 1));
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(999));
-        assertEquals(0, enforcer.usageWritten().size(), "the next write waits a whole interval");
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(1));
-        assertEquals(1, enforcer.usageWritten().size());
-
+        assertEquals(0, usageWrittenAfter(999), "the next write waits a whole interval");
+        assertEquals(1, usageWrittenAfter(1));
         enforcer.send("k-1", "c", 1, at(10, 2));
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(3_500));
-        assertEquals(1, enforcer.usageWritten().size(), "a thread held up for intervals writes once");
+        assertEquals(1, usageWrittenAfter(3_500), "a thread held up for intervals writes once");
         enforcer.send("k-1", "d", 1, at(10, 3));
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(499));
-        assertEquals(0, enforcer.usageWritten().size(), "and keeps its phase: the next write is on the whole second");
-        enforcer.driver.advanceWallClockTime(Duration.ofMillis(1));
-        assertEquals(1, enforcer.usageWritten().size());
+        assertEquals(0, usageWrittenAfter(499), "and keeps its phase: the next write is on the whole second");
+        assertEquals(1, usageWrittenAfter(1));
+    }
+
+    /** How many usage records were written while the wall clock moved {@code ms} on. */
+    private int usageWrittenAfter(long ms) {
+        enforcer.driver.advanceWallClockTime(Duration.ofMillis(ms));
+        return enforcer.usageWritten().size();
     }
 
     @Test
