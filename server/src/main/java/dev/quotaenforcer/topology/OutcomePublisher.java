@@ -37,7 +37,7 @@ final class OutcomePublisher {
     /**
      * The request time of the last decision whose lag was timed. The lag is timed for the first decision of
      * each request millisecond the task sees: every decision at a few per millisecond, a sample at high rates,
-     * where timing each took 3% to 4% of the stream thread (a clock read and a shared histogram's update).
+     * where timing each took 3% to 4% of the stream thread (three clock reads and a shared histogram's update).
      */
     private long lagTimedAt = Long.MIN_VALUE;
 
