@@ -2,9 +2,11 @@ package dev.quotaenforcer.client;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -13,6 +15,8 @@ final class RequestRecords {
 
     /** Reads the enforcer's records, tolerating fields a newer enforcer may add. */
     static final ObjectMapper JSON = new ObjectMapper().registerModule(new JavaTimeModule())
+            // Registered after JavaTimeModule, so Jackson asks it first.
+            .registerModule(new SimpleModule("enforcer-instants").addDeserializer(Instant.class, new InstantReader()))
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private RequestRecords() {
