@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.deser.DefaultDeserializationContext;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
+import dev.quotaenforcer.event.Timestamps;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Map;
@@ -93,7 +94,7 @@ class InstantReaderTest {
     }
 
     private static Instant parse(String text) {
-        return InstantReader.parse(text.toCharArray(), 0, text.length());
+        return Timestamps.utcInstant(text);
     }
 
     /** The decision a mapper reads, or the class of what it threw. */

@@ -1,6 +1,7 @@
 package dev.quotaenforcer.event;
 
 import java.time.DateTimeException;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 
@@ -8,10 +9,12 @@ import java.time.OffsetDateTime;
  * Reads ISO-8601 date-times with offset into epoch milliseconds. The form gateways send almost
  * always, {@code 2026-11-30T10:15:30.123Z}, is read directly: through {@link OffsetDateTime#parse}
  * it cost more than deciding the request (a locale lookup per call). Every other form goes there.
+ * The same direct read gives the gateway client the instants the enforcer writes in that form.
  */
-final class Timestamps {
+public final class Timestamps {
 
     private static final long NOT_FAST = Long.MIN_VALUE;
+    private static final int[] NANOS_PER_DIGIT = {100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1};
 
     private Timestamps() {
     }
@@ -20,12 +23,19 @@ final class Timestamps {
      * @throws java.time.format.DateTimeParseException when {@code text} is not an ISO-8601 date-time with offset
      */
     static long epochMillis(String text) {
-        long fast = utcMillis(text);
-        return fast != NOT_FAST ? fast : OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        long seconds = utcSeconds(text);
+        return seconds != NOT_FAST ? seconds * 1000 + fractionNanos(text) / 1_000_000
+                : OffsetDateTime.parse(text).toInstant().toEpochMilli();
     }
 
-    /** {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z} in milliseconds (fractions truncated), else {@link #NOT_FAST}. */
-    private static long utcMillis(String text) {
+    /** The instant {@code text} is in the form {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z}, read as {@link Instant#parse} does; else null. */
+    public static Instant utcInstant(String text) {
+        long seconds = utcSeconds(text);
+        return seconds == NOT_FAST ? null : Instant.ofEpochSecond(seconds, fractionNanos(text));
+    }
+
+    /** {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z} in whole epoch seconds, else {@link #NOT_FAST}. */
+    private static long utcSeconds(String text) {
         int length = text.length();
         if (length < 20 || length > 30 || text.charAt(length - 1) != 'Z' || text.charAt(4) != '-' || text.charAt(7) != '-'
                 || text.charAt(10) != 'T' || text.charAt(13) != ':' || text.charAt(16) != ':') {
@@ -41,16 +51,10 @@ final class Timestamps {
                 || second > 59) {
             return NOT_FAST;
         }
-        int millis = 0;
         if (length > 20) {
             int fractionDigits = length - 21;
             if (text.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9 || digits(text, 20, length - 1) < 0) {
                 return NOT_FAST;
-            }
-            int kept = Math.min(3, fractionDigits);
-            millis = digits(text, 20, 20 + kept);
-            for (int i = kept; i < 3; i++) {
-                millis *= 10;
             }
         }
         long epochDay;
@@ -59,7 +63,13 @@ final class Timestamps {
         } catch (DateTimeException e) {
             return NOT_FAST;
         }
-        return ((epochDay * 24 + hour) * 60 + minute) * 60_000L + second * 1000L + millis;
+        return ((epochDay * 24 + hour) * 60 + minute) * 60L + second;
+    }
+
+    /** The nanoseconds of the fraction of a text {@link #utcSeconds} read; 0 without one. */
+    private static int fractionNanos(String text) {
+        int fractionDigits = text.length() - 21;
+        return fractionDigits < 1 ? 0 : digits(text, 20, 20 + fractionDigits) * NANOS_PER_DIGIT[fractionDigits - 1];
     }
 
     /** The decimal number in {@code text[from, to)}, or -1 when a character there is not a digit. */
