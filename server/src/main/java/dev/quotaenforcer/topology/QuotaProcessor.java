@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.Set;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.Serdes;
@@ -104,8 +105,11 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     private ProcessorContext<String, Object> context;
     private OutcomePublisher outcomes;
     private KeyValueStore<String, KeyEntry> states;
+    /** {@link #states} itself, whose slots a decision reads and writes its key's entry by, its assignment noted on it. */
+    private WriteBackStore<String, KeyEntry> entries;
     /** The keys {@link #states} may hold: a key it cannot hold is not looked up in it. */
     private StoredKeys storedKeys;
+    private final Predicate<String> mayBeStored = apiKey -> storedKeys.mayHold(apiKey);
     private KeyValueStore<String, Long> watermark;
     /** The key catalog's plan id for an API key, or null. */
     private Function<String, String> catalogPlanIds;
@@ -155,6 +159,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         this.context = context;
         this.outcomes = new OutcomePublisher(stats, context);
         this.states = context.getStateStore(STATE_STORE);
+        this.entries = WriteBackStore.of(states);
         TimestampedKeyValueStore<String, byte[]> planCatalog = context.getStateStore(QuotaTopology.PLAN_CATALOG_STORE);
         this.planCatalogBytes = planId -> valueOf(planCatalog.get(planId));
         TimestampedKeyValueStore<String, String> keyCatalog = context.getStateStore(QuotaTopology.KEY_CATALOG_STORE);
@@ -227,7 +232,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     }
 
     private DecidedRequest decide(RequestEvent request, long time, Rejection late) {
-        String assigned = assignedPlan(request.apiKey());
+        WriteBackStore.Slot<String> slot = entries.slot(request.apiKey());
+        String assigned = assignedPlan(slot);
         String planId = assigned == null ? defaultPlan : assigned;
         if (planId == null) {
             return rejected(request, null, Reason.UNKNOWN_API_KEY, time, late);
@@ -236,7 +242,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         if (plan == null) {
             return rejected(request, planId, Reason.UNKNOWN_PLAN, time, late);
         }
-        KeyEntry entry = storedKeys.mayHold(request.apiKey()) ? states.get(request.apiKey()) : null;
+        KeyEntry entry = entries.value(slot, mayBeStored);
         KeyState stored = stateOf(request.apiKey(), entry);
         if (stored == null && assigned == null && defaultPlanMaxKeys > 0 && keysWithState >= defaultPlanMaxKeys) {
             // A flood of unknown keys would otherwise take memory for each: the default plan admits new keys
@@ -254,7 +260,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 figure = usage.count(previous, delta);
             }
         }
-        states.put(request.apiKey(), previous.with(evaluation.state(), figure));
+        entries.put(slot, previous.with(evaluation.state(), figure));
         if (entry == null) {
             storedKeys.add(request.apiKey());
         }
@@ -298,9 +304,10 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 return;
             }
         }
-        String planId = planIdOf(command.apiKey());
+        WriteBackStore.Slot<String> slot = entries.slot(command.apiKey());
+        String planId = planIdOf(slot);
         Plan plan = planId == null ? null : plan(planId);
-        KeyEntry entry = states.get(command.apiKey());
+        KeyEntry entry = entries.value(slot, mayBeStored);
         KeyState stored = stateOf(command.apiKey(), entry);
         KeyCommands.Applied applied = KeyCommands.apply(plan, stored, command, Math.max(recordTime, bound()));
         if (applied instanceof KeyCommands.Applied.NotApplicable notApplicable) {
@@ -311,9 +318,9 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             }
             KeyEntry updated = entry == null ? KeyEntry.of(done.state()) : entry.withState(done.state());
             if (updated.isEmpty()) {
-                states.delete(command.apiKey());
+                entries.put(slot, null);
             } else {
-                states.put(command.apiKey(), updated);
+                entries.put(slot, updated);
                 if (entry == null) {
                     storedKeys.add(command.apiKey());
                 }
@@ -333,15 +340,15 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 new RecordHeaders()));
     }
 
-    /** The key's assigned plan id, else the default plan's, else null. */
-    private String planIdOf(String apiKey) {
-        String planId = assignedPlan(apiKey);
+    /** The slot's key's assigned plan id, else the default plan's, else null. */
+    private String planIdOf(WriteBackStore.Slot<String> slot) {
+        String planId = assignedPlan(slot);
         return planId == null ? defaultPlan : planId;
     }
 
-    /** The plan id the key is assigned to in the catalog, or null. */
-    private String assignedPlan(String apiKey) {
-        return assignments.planId(apiKey, catalogPlanIds);
+    /** The plan id the slot's key is assigned to in the catalog, or null. */
+    private String assignedPlan(WriteBackStore.Slot<String> slot) {
+        return assignments.planId(slot, catalogPlanIds);
     }
 
     /** The plan in the catalog, or null when it is not there or this version cannot read it. */

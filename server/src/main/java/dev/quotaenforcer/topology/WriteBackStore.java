@@ -50,40 +50,55 @@ import org.apache.kafka.streams.state.internals.WrappedStateStore;
  */
 final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, K, V> implements KeyValueStore<K, V> {
 
-    /** The most changes held before they are written back without waiting for the commit; also the most values kept once written. */
+    /**
+     * The most changes held before they are written back without waiting for the commit; also the most values
+     * kept once written, and half the most slots held before those not waiting for a write-back are let go.
+     */
     static final int MAX_HELD = 20_000;
     /** Marks a key deleted (a concurrent map cannot hold null). */
     private static final Object DELETED = new Object();
+    /** Marks a slot whose value is in the store beneath, not read yet. */
+    private static final Object UNREAD = new Object();
 
     /**
-     * A key's value held here: changed since the last write-back (dirty), or written back lately. Its
-     * value is replaced in place, so a key decided again costs no map write, and the write-back marks it
-     * written instead of moving it to another map.
+     * A key's value held here: changed since the last write-back (dirty), written back lately, or to be read
+     * from the store beneath when first asked ({@link #UNREAD}). Its value is replaced in place, so a key
+     * decided again costs no map write, and the write-back marks it written instead of moving it to another
+     * map. The task's thread may keep hold of a key's slot ({@link #slot}) to read and write the key without
+     * looking it up again, and note what it knows of the key on it.
      */
-    private static final class Held<K> {
-        final K key;
-        /** The value, or {@link #DELETED}; read by interactive queries from other threads. */
-        volatile Object value;
+    static final class Slot<K> {
+        private final K key;
+        /** The value, {@link #DELETED} or {@link #UNREAD}; read by interactive queries from other threads. */
+        private volatile Object value;
         /** Whether it waits for the write-back; the owner's thread alone reads and writes it. */
-        boolean dirty;
+        private boolean dirty;
+        /** Whether {@link #held} maps its key to it: a slot let go is held again when it is written. */
+        private boolean attached;
+        /** What the owner's thread notes of the key beside its value; the store never reads it, and it goes with the slot. */
+        Object note;
 
-        Held(K key, Object value) {
+        private Slot(K key, Object value) {
             this.key = key;
             this.value = value;
+        }
+
+        K key() {
+            return key;
         }
     }
 
     /**
-     * The values held: every change since the last write-back, and those written back lately, at most
-     * {@link #MAX_HELD} of each. A key decided again soon after a commit is not read back from RocksDB,
+     * The slots held: every change since the last write-back, and the values written back or read lately, at
+     * most {@link #MAX_HELD} changes and twice that in all. A key decided again soon after a commit is not read back from RocksDB,
      * a JNI call and a decoding per read: under exactly-once, with a commit every 100 ms, those reads and
      * the write-back's puts took as much of the deciding thread as all the rest of the enforcer's work
      * per decision ({@code DecisionPathBenchmarks}). Concurrent, as interactive queries read it from
      * other threads.
      */
-    private final Map<K, Held<K>> held = new ConcurrentHashMap<>();
+    private final Map<K, Slot<K>> held = new ConcurrentHashMap<>();
     /** The entries changed since the last write-back, in the order first changed; the owner's thread only. */
-    private final List<Held<K>> dirty = new ArrayList<>();
+    private final List<Slot<K>> dirty = new ArrayList<>();
     /** The write-back stores each stream thread writes into, weakly held: a store never closed does not stay. */
     private static final ThreadLocal<Set<WriteBackStore<?, ?>>> BY_THREAD =
             ThreadLocal.withInitial(() -> Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>())));
@@ -124,6 +139,22 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         return new Builder<>(stored.withCachingDisabled(), settled, firstAtOnce);
     }
 
+    /**
+     * The write-back store that {@code store} is or wraps: what a processor's context hands it wraps the
+     * store in a decorator, which only refuses the calls that Kafka Streams alone may make.
+     */
+    @SuppressWarnings("unchecked")
+    static <K, V> WriteBackStore<K, V> of(StateStore store) {
+        StateStore unwrapped = store;
+        while (!(unwrapped instanceof WriteBackStore) && unwrapped instanceof WrappedStateStore<?, ?, ?> wrapper) {
+            unwrapped = wrapper.wrapped();
+        }
+        if (unwrapped instanceof WriteBackStore<?, ?> writeBack) {
+            return (WriteBackStore<K, V>) writeBack;
+        }
+        throw new IllegalArgumentException("store " + store.name() + " is not a write-back store");
+    }
+
     @Override
     public void init(StateStoreContext context, StateStore root) {
         forgetHeld();
@@ -131,14 +162,45 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public V get(K key) {
-        Held<K> entry = held.get(key);
-        if (entry == null) {
-            return wrapped().get(key);
+        Slot<K> slot = held.get(key);
+        Object value = slot == null ? UNREAD : slot.value;
+        return value == UNREAD ? wrapped().get(key) : valueOf(value);
+    }
+
+    /**
+     * The slot of {@code key}, for the task's own thread to read ({@link #value}) and write ({@link #put(Slot, Object)})
+     * the key by, and to note what it knows of the key on: the slot held, else a new one, whose value is read
+     * from the store beneath when first asked. It is let go, with its note, when too many are held; writing a
+     * slot let go holds it again.
+     */
+    Slot<K> slot(K key) {
+        if (owner != Thread.currentThread()) {
+            adopt();
         }
-        Object value = entry.value;
-        return value == DELETED ? null : (V) value;
+        Slot<K> slot = held.get(key);
+        if (slot == null) {
+            if (held.size() >= 2 * MAX_HELD) {
+                letGoOfUnchanged();
+            }
+            slot = new Slot<>(key, UNREAD);
+            hold(slot);
+        }
+        return slot;
+    }
+
+    /**
+     * The value of the slot's key (null for none), read from the store beneath the first time, unless
+     * {@code mayBeStored} says the store beneath has no value of it.
+     */
+    V value(Slot<K> slot, Predicate<K> mayBeStored) {
+        Object value = slot.value;
+        if (value == UNREAD) {
+            V stored = mayBeStored.test(slot.key) ? wrapped().get(slot.key) : null;
+            value = stored == null ? DELETED : stored;
+            slot.value = value;
+        }
+        return valueOf(value);
     }
 
     @Override
@@ -151,27 +213,58 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
             wroteSinceCommit = true;
             // Removed only once written, so a concurrent reader finds the value in one place or the other;
             // a change of it still waiting is dropped, as this write supersedes it.
-            Held<K> entry = held.remove(key);
-            if (entry != null) {
-                entry.dirty = false;
+            Slot<K> slot = held.remove(key);
+            if (slot != null) {
+                slot.dirty = false;
+                slot.attached = false;
             }
             return;
         }
-        Object stored = value == null ? DELETED : value;
-        Held<K> entry = held.get(key);
-        if (entry == null) {
-            entry = new Held<>(key, stored);
-            held.put(key, entry);
-        } else {
-            entry.value = stored;
+        Slot<K> slot = held.get(key);
+        if (slot == null) {
+            slot = new Slot<>(key, null);
+            hold(slot);
         }
-        if (!entry.dirty) {
-            entry.dirty = true;
-            dirty.add(entry);
+        change(slot, value);
+    }
+
+    /** Writes the slot's key ({@link #slot}), as {@link #put(Object, Object)} would, without looking it up. */
+    void put(Slot<K> slot, V value) {
+        if (owner != Thread.currentThread() || settled.test(value)) {
+            put(slot.key, value);
+            return;
+        }
+        if (!slot.attached) {
+            Slot<K> current = held.get(slot.key);
+            if (current != null) {
+                slot = current;
+            } else {
+                hold(slot);
+            }
+        }
+        change(slot, value);
+    }
+
+    /** A held slot's new value, waiting for the write-back. */
+    private void change(Slot<K> slot, V value) {
+        slot.value = value == null ? DELETED : value;
+        if (!slot.dirty) {
+            slot.dirty = true;
+            dirty.add(slot);
         }
         if (dirty.size() > MAX_HELD || firstAtOnce && !wroteSinceCommit) {
             writeBack();
         }
+    }
+
+    private void hold(Slot<K> slot) {
+        held.put(slot.key, slot);
+        slot.attached = true;
+    }
+
+    @SuppressWarnings("unchecked")
+    private V valueOf(Object value) {
+        return value == DELETED ? null : (V) value;
     }
 
     @Override
@@ -199,17 +292,15 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
      * Writes every change held into the store beneath, in this task's open transaction, and keeps the
      * values written for reads to come (what was kept before goes when they would be too many).
      */
-    @SuppressWarnings("unchecked")
     private void writeBack() {
         if (dirty.isEmpty()) {
             return;
         }
         List<KeyValue<K, V>> changes = new ArrayList<>(dirty.size());
-        for (Held<K> entry : dirty) {
+        for (Slot<K> slot : dirty) {
             // Not dirty any more: a value that settled since was written through in its place.
-            if (entry.dirty) {
-                Object value = entry.value;
-                changes.add(KeyValue.pair(entry.key, value == DELETED ? null : (V) value));
+            if (slot.dirty) {
+                changes.add(KeyValue.pair(slot.key, valueOf(slot.value)));
             }
         }
         // One write batch into RocksDB (a null value deletes), where a put per key went into RocksDB key by key.
@@ -218,27 +309,43 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         // concurrent reader that misses them here finds them.
         boolean tooMany = held.size() > MAX_HELD;
         if (tooMany) {
-            held.clear();
+            letGoOfAll();
         }
         // A value that settled as it was written (a request-id batch, which its serializer seals) is not kept:
         // its task writes such values and never reads them, and kept they stayed on the heap until deleted,
         // beside their ids' index.
-        for (Held<K> entry : dirty) {
-            if (!entry.dirty) {
+        for (Slot<K> slot : dirty) {
+            if (!slot.dirty) {
                 continue;
             }
-            entry.dirty = false;
-            Object value = entry.value;
-            if (settled.test(value == DELETED ? null : (V) value)) {
+            slot.dirty = false;
+            if (settled.test(valueOf(slot.value))) {
                 if (!tooMany) {
-                    held.remove(entry.key, entry);
+                    held.remove(slot.key, slot);
+                    slot.attached = false;
                 }
             } else if (tooMany) {
-                held.put(entry.key, entry);
+                hold(slot);
             }
         }
         dirty.clear();
         wroteSinceCommit = true;
+    }
+
+    private void letGoOfAll() {
+        held.values().forEach(slot -> slot.attached = false);
+        held.clear();
+    }
+
+    /** Lets go of the slots whose values wait for no write-back: those read, and those written back. */
+    private void letGoOfUnchanged() {
+        held.values().removeIf(slot -> {
+            if (slot.dirty) {
+                return false;
+            }
+            slot.attached = false;
+            return true;
+        });
     }
 
     /** Makes the calling thread this store's owner, among whose stores a commit writes back. */
@@ -260,7 +367,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     }
 
     private void forgetHeld() {
-        held.clear();
+        letGoOfAll();
         dirty.clear();
         wroteSinceCommit = false;
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -289,6 +291,92 @@ class WriteBackStoreTest {
         }
 
         assertEquals(WriteBackStore.MAX_HELD + 1, beneath.approximateNumEntries());
+    }
+
+    @Test
+    void aSlotReadsItsKeyFromTheStoreBeneathOnceAndItsChangesWaitForTheCommit() {
+        beneath.put("k", 1L);
+        WriteBackStore.Slot<String> slot = store.slot("k");
+
+        assertEquals(1L, store.value(slot, key -> true));
+        beneath.put("k", 9L);
+        assertEquals(1L, store.value(slot, key -> true), "read once");
+
+        store.put(slot, 2L);
+        assertEquals(2L, store.get("k"));
+        assertEquals(9L, beneath.get("k"));
+        store.flushCache();
+        assertEquals(2L, beneath.get("k"));
+        assertSame(slot, store.slot("k"), "kept after the write-back");
+    }
+
+    @Test
+    void aSlotWhoseKeyCannotBeStoredIsNotReadFromTheStoreBeneath() {
+        beneath.put("k", 1L);
+
+        assertNull(store.value(store.slot("k"), key -> false));
+    }
+
+    @Test
+    void aSlotReadThenLetGoWithItsNoteIsHeldAgainWhenWritten() {
+        WriteBackStore.Slot<String> slot = store.slot("k");
+        slot.note = "noted";
+        assertNull(store.value(slot, key -> true));
+        for (int i = 0; i < 2 * WriteBackStore.MAX_HELD; i++) {
+            store.slot("other-" + i);
+        }
+
+        WriteBackStore.Slot<String> again = store.slot("k");
+        assertNotSame(slot, again, "let go: nothing of it waited for a write-back");
+        assertNull(again.note);
+
+        store.put(slot, 5L);
+        assertEquals(5L, store.get("k"));
+        assertEquals(5L, store.value(again, key -> true), "written into the slot held now");
+        store.flushCache();
+        assertEquals(5L, beneath.get("k"));
+    }
+
+    @Test
+    void aSlotChangedIsNotLetGoBeforeItsWriteBack() {
+        WriteBackStore.Slot<String> slot = store.slot("k");
+        store.put(slot, 1L);
+        for (int i = 0; i < 2 * WriteBackStore.MAX_HELD; i++) {
+            store.slot("other-" + i);
+        }
+
+        assertSame(slot, store.slot("k"));
+        assertEquals(1L, store.get("k"));
+        assertNull(beneath.get("k"));
+        store.flushCache();
+        assertEquals(1L, beneath.get("k"));
+    }
+
+    @Test
+    void aKeyWrittenThroughLetsItsSlotGoAndTheSlotWrittenIsHeldAgain() {
+        WriteBackStore<String, Long> negativeSettled = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("n"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), v -> v != null && v < 0, false).build();
+        negativeSettled.init(new MockProcessorContext<>().getStateStoreContext(), negativeSettled);
+        WriteBackStore.Slot<String> slot = negativeSettled.slot("k");
+        negativeSettled.put(slot, 1L);
+
+        negativeSettled.put("k", -1L);
+        assertNotSame(slot, negativeSettled.slot("k"));
+        negativeSettled.put(slot, 2L);
+
+        assertEquals(2L, negativeSettled.get("k"));
+        assertEquals(-1L, negativeSettled.wrapped().get("k"));
+        negativeSettled.flushCache();
+        assertEquals(2L, negativeSettled.wrapped().get("k"));
+        negativeSettled.close();
+    }
+
+    @Test
+    void aStoreThatIsNoWriteBackStoreIsRefusedByName() {
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> WriteBackStore.of(beneath));
+
+        assertTrue(refused.getMessage().contains("store s "), refused.getMessage());
+        assertSame(store, WriteBackStore.of(store));
     }
 
     /** A store of its own, every change held until a commit: as another task's store would be. */
