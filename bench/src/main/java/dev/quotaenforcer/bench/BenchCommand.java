@@ -4,8 +4,10 @@ import dev.quotaenforcer.config.Settings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
@@ -46,14 +48,30 @@ final class BenchCommand implements Callable<Integer> {
                     + "The report lists them. Repeatable.")
     Map<String, String> set = new LinkedHashMap<>();
 
+    @Option(names = "--latency-setups", paramLabel = "ID", split = ",",
+            description = "Only these setups of the latency scenario (eos, echo-eos, alos, echo-alos, or a tuning's id "
+                    + "as its report names it); repeat it or give a comma list. Default: all.")
+    Set<String> latencySetups = new LinkedHashSet<>();
+
+    @Option(names = "--latency-loads", paramLabel = "N", split = ",",
+            description = "Only these loads of the latency scenario, in requests/s (1000, 5000, 20000). Default: each "
+                    + "setup's own.")
+    Set<Integer> latencyLoads = new LinkedHashSet<>();
+
+    @Option(names = "--latency-rounds", paramLabel = "N", defaultValue = "1",
+            description = "How many rounds of turns the latency scenario's setups that share a load take (enforcer, "
+                    + "echo, echo, enforcer in each), 1 to 50. Default: ${DEFAULT-VALUE}.")
+    int latencyRounds;
+
     @Override
     public Integer call() throws Exception {
         List<Scenario> chosen = Bench.select(scenarios);
         // A misspelt or invalid setting fails here, not minutes later when a scenario starts its enforcer.
         Settings.load(null, Map.of(), set)
                 .with(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "the benchmark's own broker").validate();
+        LatencyFocus focus = new LatencyFocus(latencySetups, latencyLoads, latencyRounds);
         BenchReport report = Bench.run(chosen, new BenchContext(quick, seed, out,
-                new Progress(spec.commandLine().getErr()), set));
+                new Progress(spec.commandLine().getErr()), set, focus));
         report.scenarios().forEach(scenario -> scenario.targets().forEach(target -> spec.commandLine().getOut()
                 .println(scenario.name() + ": " + describe(target))));
         spec.commandLine().getOut().println("report written to " + out.resolve("report.md"));

@@ -160,6 +160,8 @@ public final class LatencyScenario implements Scenario {
     private volatile List<Measured> measured = List.of();
     /** How many seconds each setup's warm-ups were extended while the JIT compilers still worked, by setup id. */
     private final Map<String, Long> warmupExtensions = new TreeMap<>();
+    /** What the last run measured of the setups and loads, and in how many rounds of turns. */
+    private LatencyFocus focus = LatencyFocus.ALL;
 
     @Override
     public String name() {
@@ -183,6 +185,7 @@ public final class LatencyScenario implements Scenario {
     @Override
     public ScenarioResult run(BenchContext context) throws Exception {
         warmupExtensions.clear();
+        focus = context.latencyFocus();
         Duration warmup = context.quick() ? Duration.ofSeconds(1) : Duration.ofSeconds(3);
         // A fresh JVM runs the broker, client and enforcer code interpreted until the JIT compiles it:
         // started cold, the enforcer fell behind at 1k/s under exactly-once for tens of seconds.
@@ -200,7 +203,7 @@ public final class LatencyScenario implements Scenario {
         try (BrokerJvm broker = BrokerJvm.start(work.resolve("kafka"), context.outDir().resolve("latency-broker.log"))) {
             Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             for (List<Setup> group : GROUPS) {
-                List<Setup> measuredNow = group.stream().filter(s -> !context.quick() || !s.tuning()).toList();
+                List<Setup> measuredNow = group.stream().filter(s -> focus.measures(s, context.quick())).toList();
                 if (!measuredNow.isEmpty()) {
                     runs.addAll(measure(context, cluster, measuredNow, runs.isEmpty() ? jvmWarmup : applicationWarmup,
                             applicationWarmup, warmup, length, work));
@@ -230,17 +233,21 @@ public final class LatencyScenario implements Scenario {
     }
 
     /**
-     * The order in which the setups sharing a load are measured: each in turn, then each again in reverse
-     * (A, B, B, A), so that a JVM warming up or a machine slowing down through the load favours none of them.
+     * The order in which the setups sharing a load are measured, for {@code rounds} rounds: in each, each in turn,
+     * then each again in reverse (A, B, B, A), so that a JVM warming up or a machine slowing down through the load
+     * favours none of them. A setup alone takes one turn per round.
      */
-    static <T> List<T> turns(List<T> sharing) {
-        if (sharing.size() < 2) {
-            return sharing;
+    static <T> List<T> turns(List<T> sharing, int rounds) {
+        List<T> round = new ArrayList<>(sharing);
+        if (sharing.size() > 1) {
+            List<T> reversed = new ArrayList<>(sharing);
+            Collections.reverse(reversed);
+            round.addAll(reversed);
         }
-        List<T> reversed = new ArrayList<>(sharing);
-        Collections.reverse(reversed);
-        List<T> turns = new ArrayList<>(sharing);
-        turns.addAll(reversed);
+        List<T> turns = new ArrayList<>();
+        for (int i = 0; i < rounds; i++) {
+            turns.addAll(round);
+        }
         return turns;
     }
 
@@ -280,7 +287,7 @@ public final class LatencyScenario implements Scenario {
                 List<IsolationLevel> readers = group.stream().flatMap(setup -> setup.readers().stream()).distinct().toList();
                 // A quick run leaves out the overload above the target, whose backlog takes longest to drain.
                 List<Integer> loads = group.stream().flatMap(setup -> setup.loads().stream()).distinct().sorted()
-                        .filter(load -> !context.quick() || load <= TARGET_LOAD).toList();
+                        .filter(load -> focus.measures(load, context.quick())).toList();
                 for (int load : loads) {
                     for (IsolationLevel isolation : readers) {
                         List<Live> sharing = live.stream().filter(l -> l.setup().readers().contains(isolation)
@@ -309,7 +316,7 @@ public final class LatencyScenario implements Scenario {
         Map<Live, Double> punctuationMs = new HashMap<>();
         Map<Live, CommitTimes> commits = new HashMap<>();
         Map<Live, TurnInterruptions> interruptions = new HashMap<>();
-        List<Live> turns = turns(sharing);
+        List<Live> turns = turns(sharing, focus.rounds());
         for (int turn = 0; turn < turns.size(); turn++) {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
@@ -619,6 +626,12 @@ public final class LatencyScenario implements Scenario {
                 + "same build was a third faster when it ran later in the JVM, which favoured whichever ran last. The "
                 + "one waiting for its turn still polls and runs its scheduled tasks, with nothing to answer. Loads and settings measured for the "
                 + "enforcer alone run " + length.toSeconds() + " s in one turn.");
+        if (!focus.all()) {
+            result.note("This run was focused: " + (focus.setups().isEmpty() ? "every setup" : "setups " + focus.setups())
+                    + " at " + (focus.loads().isEmpty() ? "their own loads" : "loads " + focus.loads() + " requests/s")
+                    + ", in " + focus.rounds() + " round(s) of turns (enforcer, echo, echo, enforcer in each; a setup "
+                    + "measured alone, one turn per round). The rows of the setups and loads it left out are missing.");
+        }
         result.note("Latency runs from the time each request was due to be sent (an even schedule at the offered rate) "
                 + "to its decision arriving at the client, so a stall of the client, broker or enforcer counts against "
                 + "every request it held up. The client answers by its failure policy after " + TIMEOUT.toMillis()

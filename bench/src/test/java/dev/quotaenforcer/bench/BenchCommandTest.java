@@ -18,9 +18,13 @@ class BenchCommandTest {
     Path dir;
 
     private String refused(String setting) {
+        return refused("--set", setting);
+    }
+
+    private String refused(String option, String value) {
         StringWriter err = new StringWriter();
         CommandLine command = new CommandLine(new BenchCommand()).setErr(new PrintWriter(err));
-        int status = command.execute("--quick", "--scenario", "accuracy", "--set", setting,
+        int status = command.execute("--quick", "--scenario", "accuracy", option, value,
                 "--out", dir.resolve("out").toString());
         assertNotEquals(0, status, err.toString());
         assertFalse(Files.exists(dir.resolve("out")), "no scenario ran");
@@ -37,5 +41,15 @@ class BenchCommandTest {
     void refusesAKafkaStreamsSettingWithAnInvalidValueBeforeRunningAnyScenario() {
         String err = refused("statestore.cache.max.bytes=lots");
         assertTrue(err.contains("statestore.cache.max.bytes") && err.contains("lots"), err);
+    }
+
+    @Test
+    void refusesALatencySetupOrLoadTheScenarioHasNotBeforeRunningAnyScenario() {
+        String setup = refused("--latency-setups", "alos,echo-alls");
+        assertTrue(setup.contains("echo-alls") && setup.contains("echo-alos"), setup);
+        String load = refused("--latency-loads", "4000");
+        assertTrue(load.contains("4000") && load.contains("5000"), load);
+        String rounds = refused("--latency-rounds", "0");
+        assertTrue(rounds.contains("rounds"), rounds);
     }
 }

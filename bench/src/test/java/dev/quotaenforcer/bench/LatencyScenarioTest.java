@@ -98,8 +98,15 @@ class LatencyScenarioTest {
 
     @Test
     void measuresSetupsSharingALoadInTurnsThatMirrorSoNeitherGainsFromRunningLater() {
-        assertEquals(List.of("enforcer", "echo", "echo", "enforcer"), LatencyScenario.turns(List.of("enforcer", "echo")));
-        assertEquals(List.of("tuning"), LatencyScenario.turns(List.of("tuning")));
+        assertEquals(List.of("enforcer", "echo", "echo", "enforcer"), LatencyScenario.turns(List.of("enforcer", "echo"), 1));
+        assertEquals(List.of("tuning"), LatencyScenario.turns(List.of("tuning"), 1));
+    }
+
+    @Test
+    void repeatsTheMirroredTurnsForEachRoundAndASetupAloneOncePerRound() {
+        assertEquals(List.of("enforcer", "echo", "echo", "enforcer", "enforcer", "echo", "echo", "enforcer"),
+                LatencyScenario.turns(List.of("enforcer", "echo"), 2));
+        assertEquals(List.of("tuning", "tuning", "tuning"), LatencyScenario.turns(List.of("tuning"), 3));
     }
 
     @Test

@@ -1,0 +1,60 @@
+package dev.quotaenforcer.bench;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which of the latency scenario's setups and loads a run measures, and in how many rounds of turns: a
+ * focused run (one enforcer beside its floor at one load, many rounds) measures one ratio far more
+ * closely than a full run's two turns each, in a fraction of its time.
+ *
+ * @param setups the setup ids to measure ({@link LatencyScenario#SETUPS}); empty for all of a full or quick run's
+ * @param loads  the loads to measure, in requests/s; empty for every setup's own (a quick run's below the overload)
+ * @param rounds how many times the setups sharing a load take their turns (enforcer, echo, echo, enforcer each
+ *               round); a setup measured alone runs one turn per round
+ */
+public record LatencyFocus(Set<String> setups, Set<Integer> loads, int rounds) {
+
+    /** Every setup at its own loads, one round: what a run measures unless told otherwise. */
+    public static final LatencyFocus ALL = new LatencyFocus(Set.of(), Set.of(), 1);
+    /** The most rounds: 50 at 5k/s keep the enforcer and its floor turning for over ten minutes. */
+    static final int MOST_ROUNDS = 50;
+
+    /** @throws IllegalArgumentException naming a setup or load the scenario has not, or rounds out of range */
+    public LatencyFocus {
+        List<String> ids = LatencyScenario.SETUPS.stream().map(LatencyScenario.Setup::id).toList();
+        for (String setup : setups) {
+            if (!ids.contains(setup)) {
+                throw new IllegalArgumentException("the latency scenario has no setup " + setup + "; its setups: " + ids);
+            }
+        }
+        for (int load : loads) {
+            if (!LatencyScenario.LOADS.contains(load)) {
+                throw new IllegalArgumentException("the latency scenario measures no load of " + load + "/s; its loads: "
+                        + LatencyScenario.LOADS);
+            }
+        }
+        if (rounds < 1 || rounds > MOST_ROUNDS) {
+            throw new IllegalArgumentException("rounds of turns must be 1 to " + MOST_ROUNDS + ", not " + rounds);
+        }
+        setups = Collections.unmodifiableSet(new TreeSet<>(setups));
+        loads = Collections.unmodifiableSet(new TreeSet<>(loads));
+    }
+
+    /** Whether a run measures {@code setup}: named, or, with none named, any but the tunings in a quick run. */
+    boolean measures(LatencyScenario.Setup setup, boolean quick) {
+        return setups.isEmpty() ? !quick || !setup.tuning() : setups.contains(setup.id());
+    }
+
+    /** Whether a run measures {@code load}: named, or, with none named, any but the overload in a quick run. */
+    boolean measures(int load, boolean quick) {
+        return loads.isEmpty() ? !quick || load <= LatencyScenario.TARGET_LOAD : loads.contains(load);
+    }
+
+    /** Whether this is {@link #ALL}'s choice of setups, loads and rounds. */
+    boolean all() {
+        return equals(ALL);
+    }
+}
