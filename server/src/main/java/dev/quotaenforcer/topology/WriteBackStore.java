@@ -90,11 +90,11 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /**
      * The slots held: every change since the last write-back, and the values written back or read lately, at
-     * most {@link #MAX_HELD} changes and twice that in all. A key decided again soon after a commit is not read back from RocksDB,
-     * a JNI call and a decoding per read: under exactly-once, with a commit every 100 ms, those reads and
-     * the write-back's puts took as much of the deciding thread as all the rest of the enforcer's work
-     * per decision ({@code DecisionPathBenchmarks}). Concurrent, as interactive queries read it from
-     * other threads.
+     * most {@link #MAX_HELD} changes and twice that in all. A key decided again soon after a commit is not
+     * read back from RocksDB, a JNI call and a decoding per read: under exactly-once, with a commit every
+     * 100 ms, those reads and the write-back's puts took as much of the deciding thread as all the rest of
+     * the enforcer's work per decision ({@code DecisionPathBenchmarks}). Concurrent, as interactive queries
+     * read it from other threads.
      */
     private final Map<K, Slot<K>> held = new ConcurrentHashMap<>();
     /** The entries changed since the last write-back, in the order first changed; the owner's thread only. */
