@@ -44,6 +44,14 @@ final class RequestIds {
     /** How long an applied command's id is remembered. */
     static final Duration COMMAND_RETENTION = Duration.ofDays(7);
     private static final byte[] APPLIED = {};
+    /**
+     * The most ids, and batches, that remembering one id forgets. After a pause in the task's traffic the
+     * window moves on by the whole pause with the next id, and forgetting every id it passed in that one call
+     * (a table probe each, most of them cache misses) held the stream thread about as long as remembering
+     * them had taken, all at once. A few per id forget the backlog within the ids that follow; an id past the
+     * window is not answered meanwhile ({@link #original} checks its time), and its batch goes with the ids.
+     */
+    static final int MOST_FORGOTTEN_PER_ID = 8;
     private static final Logger LOG = LoggerFactory.getLogger(RequestIds.class);
 
     /** A batch in the store other than the open one: its number and the newest time of its ids. */
@@ -90,7 +98,7 @@ final class RequestIds {
                 nextNumber = Math.max(nextNumber, batch.key + 1);
             }
         }
-        forgetOutsideWindow();
+        forgetOutsideWindow(Integer.MAX_VALUE);
     }
 
     static Set<StoreBuilder<?>> storeBuilders() {
@@ -155,7 +163,7 @@ final class RequestIds {
             // once full: the store writes a sealed batch through at once (see storeBuilders).
             batches.put(openNumber, open);
         }
-        forgetOutsideWindow();
+        forgetOutsideWindow(MOST_FORGOTTEN_PER_ID);
     }
 
     private void hold(byte[] id, long time, byte[] decision) {
@@ -163,16 +171,24 @@ final class RequestIds {
         newest = Math.max(newest, time);
     }
 
-    /** Forgets the ids a window older than the newest, and deletes the batches that held only such ids. */
-    private void forgetOutsideWindow() {
+    /**
+     * Forgets up to {@code most} of the ids a window older than the newest, and deletes up to {@code most} of
+     * the batches that held only such ids.
+     */
+    private void forgetOutsideWindow(int most) {
         long bound = newest - windowMs;
-        while (!remembered.isEmpty() && remembered.oldestTime() <= bound) {
+        for (int forgotten = 0; forgotten < most && !remembered.isEmpty() && remembered.oldestTime() <= bound; forgotten++) {
             remembered.forgetOldest();
         }
-        while (!filed.isEmpty() && filed.peekFirst().newest() <= bound) {
+        for (int deleted = 0; deleted < most && !filed.isEmpty() && filed.peekFirst().newest() <= bound; deleted++) {
             // A put of null deletes without reading the old batch back first, as delete would.
             batches.put(filed.pollFirst().number(), null);
         }
+    }
+
+    /** How many ids the index holds: those past the window that are not forgotten yet among them. */
+    int heldIds() {
+        return remembered.size();
     }
 
     /** When the command with this id was applied to the key, within the retention before {@code now}; else null. */

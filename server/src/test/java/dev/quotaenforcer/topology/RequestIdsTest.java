@@ -140,6 +140,43 @@ class RequestIdsTest {
     }
 
     @Test
+    void afterAPauseLongerThanTheWindowItsIdsAreForgottenAFewPerIdAndNoneIsAnsweredMeanwhile() {
+        RequestIds ids = new RequestIds(batches, commands, WINDOW);
+        for (int i = 0; i < 100; i++) {
+            ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
+        }
+        batches.flushCache();
+        long resumed = NOON + 3 * WINDOW;
+
+        ids.remember(key("r-resumed"), allowed("r-resumed"), resumed);
+
+        assertEquals(101 - RequestIds.MOST_FORGOTTEN_PER_ID, ids.heldIds(), "a few forgotten, not all at once");
+        assertNull(ids.original(key("r-99"), request("r-99"), resumed, plan -> null), "past the window though still held");
+        for (int i = 1; i < 100 / (RequestIds.MOST_FORGOTTEN_PER_ID - 1) + 1; i++) {
+            ids.remember(key("r-next-" + i), allowed("r-next-" + i), resumed + i);
+        }
+        int after = 100 / (RequestIds.MOST_FORGOTTEN_PER_ID - 1) + 1;
+        assertEquals(after, ids.heldIds(), "the ids after the pause alone");
+        assertNotNull(ids.original(key("r-resumed"), request("r-resumed"), resumed + after, plan -> null));
+        batches.flushCache();
+        assertNull(batches.wrapped().get(0L), "the batch of the ids before the pause is deleted");
+    }
+
+    @Test
+    void aRestartForgetsEveryIdPastTheWindowAtOnce() {
+        RequestIds ids = new RequestIds(batches, commands, WINDOW);
+        for (int i = 0; i < 100; i++) {
+            ids.remember(key("r-" + i), allowed("r-" + i), NOON + i);
+        }
+        ids.remember(key("r-late"), allowed("r-late"), NOON + 3 * WINDOW);
+        batches.flushCache();
+
+        RequestIds restarted = new RequestIds(batches, commands, WINDOW);
+
+        assertEquals(1, restarted.heldIds());
+    }
+
+    @Test
     void idsForgottenBeforeTheirBatchIsWrittenReachTheStoreIntactAcrossTheIndexsChunks() {
         // A window far shorter than the commit interval: the index forgets ids, and lets go of the chunks that
         // held them, before the batches taking those ids are written back.
