@@ -24,17 +24,21 @@ public final class Timestamps {
      */
     static long epochMillis(String text) {
         long seconds = utcSeconds(text);
-        return seconds != NOT_FAST ? seconds * 1000 + fractionNanos(text) / 1_000_000
-                : OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        int nanos = seconds == NOT_FAST ? -1 : fractionNanos(text);
+        return nanos >= 0 ? seconds * 1000 + nanos / 1_000_000 : OffsetDateTime.parse(text).toInstant().toEpochMilli();
     }
 
     /** The instant {@code text} is in the form {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z}, read as {@link Instant#parse} does; else null. */
     public static Instant utcInstant(String text) {
         long seconds = utcSeconds(text);
-        return seconds == NOT_FAST ? null : Instant.ofEpochSecond(seconds, fractionNanos(text));
+        int nanos = seconds == NOT_FAST ? -1 : fractionNanos(text);
+        return nanos < 0 ? null : Instant.ofEpochSecond(seconds, nanos);
     }
 
-    /** {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z} in whole epoch seconds, else {@link #NOT_FAST}. */
+    /**
+     * {@code yyyy-MM-ddTHH:mm:ss[.S{1,9}]Z} in whole epoch seconds, else {@link #NOT_FAST}; the fraction's
+     * digits are left to {@link #fractionNanos}, which reads them once.
+     */
     private static long utcSeconds(String text) {
         int length = text.length();
         if (length < 20 || length > 30 || text.charAt(length - 1) != 'Z' || text.charAt(4) != '-' || text.charAt(7) != '-'
@@ -53,7 +57,7 @@ public final class Timestamps {
         }
         if (length > 20) {
             int fractionDigits = length - 21;
-            if (text.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9 || digits(text, 20, length - 1) < 0) {
+            if (text.charAt(19) != '.' || fractionDigits < 1 || fractionDigits > 9) {
                 return NOT_FAST;
             }
         }
@@ -66,10 +70,14 @@ public final class Timestamps {
         return ((epochDay * 24 + hour) * 60 + minute) * 60L + second;
     }
 
-    /** The nanoseconds of the fraction of a text {@link #utcSeconds} read; 0 without one. */
+    /** The nanoseconds of the fraction of a text {@link #utcSeconds} read; 0 without one, -1 when it is not all digits. */
     private static int fractionNanos(String text) {
         int fractionDigits = text.length() - 21;
-        return fractionDigits < 1 ? 0 : digits(text, 20, 20 + fractionDigits) * NANOS_PER_DIGIT[fractionDigits - 1];
+        if (fractionDigits < 1) {
+            return 0;
+        }
+        int fraction = digits(text, 20, 20 + fractionDigits);
+        return fraction < 0 ? -1 : fraction * NANOS_PER_DIGIT[fractionDigits - 1];
     }
 
     /** The decimal number in {@code text[from, to)}, or -1 when a character there is not a digit. */
