@@ -152,10 +152,10 @@ class RequestIdsTest {
 
         assertEquals(101 - RequestIds.MOST_FORGOTTEN_PER_ID, ids.heldIds(), "a few forgotten, not all at once");
         assertNull(ids.original(key("r-99"), request("r-99"), resumed, plan -> null), "past the window though still held");
-        for (int i = 1; i < 100 / (RequestIds.MOST_FORGOTTEN_PER_ID - 1) + 1; i++) {
+        int after = 100 / (RequestIds.MOST_FORGOTTEN_PER_ID - 1) + 1;
+        for (int i = 1; i < after; i++) {
             ids.remember(key("r-next-" + i), allowed("r-next-" + i), resumed + i);
         }
-        int after = 100 / (RequestIds.MOST_FORGOTTEN_PER_ID - 1) + 1;
         assertEquals(after, ids.heldIds(), "the ids after the pause alone");
         assertNotNull(ids.original(key("r-resumed"), request("r-resumed"), resumed + after, plan -> null));
         batches.flushCache();
