@@ -257,7 +257,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
             // Only a crash under at-least-once can bring back a decision in an hour already closed: not counted again.
             if (delta.hour().toEpochMilli() >= firstOpenHour()) {
-                figure = usage.count(previous, delta);
+                figure = usage.count(slot.key(), previous, delta);
             }
         }
         entries.put(slot, previous.with(evaluation.state(), figure));

@@ -4,13 +4,10 @@ import dev.quotaenforcer.event.KeyUsage;
 import dev.quotaenforcer.event.PlanUsage;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -18,9 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A task's hourly usage, counted into its keys' entries ({@link KeyEntry}) as it decides, and what
- * of it is due at the next usage write: the figures that changed, per key, and the task's share of
- * each plan's hour that changed. A plan's share takes in a key's change once per write, from the
- * figure the key had at the write before, rather than once per decision.
+ * of it is due at the next usage write: the key hours whose figures changed, and the task's share of
+ * each plan's hour, kept up to date as each decision moves a key's figure.
  *
  * <p>Counting is exact: every decision's figure is in the entry the decision writes, committed with
  * it. Writing is what the interval paces, so a busy key costs one usage record per interval instead
@@ -29,6 +25,11 @@ import org.slf4j.LoggerFactory;
  * the figures with a later number are the ones a crash kept from being written. Marking them costs
  * one record per write, not one per figure. A figure whose number is the next write's is already due,
  * so counting into it needs no look at what is due.
+ *
+ * <p>Nothing is kept per key between writes but its place in a list of due key hours: a key's
+ * objects held for the interval (its hour, the figure its plan's share held, a map entry) outlived
+ * a young collection at each write and were copied by it, most of what the enforcer's collections
+ * copied that the reply echo's did not.
  *
  * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
  * nothing more, so no decision comes too late for its hour. The first write after an hour closed
@@ -39,12 +40,18 @@ import org.slf4j.LoggerFactory;
 final class UsageLedger {
 
     private static final Logger LOG = LoggerFactory.getLogger(UsageLedger.class);
+    private static final int FIRST_DUE_CAPACITY = 64;
 
     private final String task;
-    /** Key hours counted since the last write: the next write takes their figures out of the entries. */
-    private final Map<IdHour, Change> unwritten = new LinkedHashMap<>();
-    private final Map<IdHour, PlanUsage> planShares = new HashMap<>();
-    private final Set<IdHour> changedPlanShares = new LinkedHashSet<>();
+    /** The key hours counted since the last write, in the order first counted: the next write takes their figures out of the entries. */
+    private String[] dueKeys = new String[FIRST_DUE_CAPACITY];
+    private long[] dueHours = new long[FIRST_DUE_CAPACITY];
+    private int due;
+    private final Map<IdHour, Share> planShares = new HashMap<>();
+    /** The shares changed since the last write, in the order first changed. */
+    private final List<Share> changedShares = new ArrayList<>();
+    /** The share last counted into: a decision moves its own plan's share of its hour, nearly always the last one's. */
+    private Share lastShare;
     /** The number of the next write: every figure counted now goes out with it. */
     private long nextWrite;
     /** Hours starting before this were closed at a completed write: written in full, plan shares too. */
@@ -69,32 +76,34 @@ final class UsageLedger {
             if (hour.hourMs() < closedBefore) {
                 continue;
             }
-            addToPlanShare(hour.usage(apiKey), 1);
+            share(hour.plan(), hour.hourMs()).add(hour, 1);
             if (hour.write() >= nextWrite) {
-                // Already in its plan's share, which the first write sends in full.
-                unwritten.put(new IdHour(apiKey, hour.hourMs()), new Change(hour));
+                due(apiKey, hour.hourMs());
             }
         }
     }
 
-    /** The figure of {@code delta}'s hour with one decision's usage ({@code delta}) counted into the entry's. */
-    KeyEntry.Hour count(KeyEntry entry, KeyUsage delta) {
+    /**
+     * The figure of {@code delta}'s hour with one decision's usage ({@code delta}) counted into the entry's,
+     * the entry being {@code apiKey}'s: the key the ledger lists when the figure falls due, which a task
+     * holds anyway.
+     */
+    KeyEntry.Hour count(String apiKey, KeyEntry entry, KeyUsage delta) {
         long hourMs = delta.hour().toEpochMilli();
         KeyEntry.Hour before = entry.hour(hourMs, delta.plan());
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
         KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
-        boolean dueAlready = before != null && before.write() == nextWrite;
-        if (!dueAlready || !Objects.equals(before.plan(), after.plan())) {
-            // A figure already due is in the map and the write reads it from the entries: a busy key costs
-            // no lookup per decision (a cache miss at 100k keys), only when its plan changes.
-            IdHour keyHour = new IdHour(delta.apiKey(), hourMs);
-            Change change = unwritten.get(keyHour);
-            if (change == null) {
-                unwritten.put(keyHour, new Change(before));
-            } else if (before != null) {
-                change.leave(before.plan());
-            }
+        if (before == null || before.write() < nextWrite) {
+            // A figure already due is listed, and the write reads it from the entries: a busy key costs
+            // no lookup per decision (a cache miss at 100k keys).
+            due(apiKey, hourMs);
         }
+        if (before != null) {
+            // The whole figure moves when the key's plan changed; its plan's share is written even when it
+            // comes back as it was.
+            share(before.plan(), hourMs).add(before, -1);
+        }
+        share(after.plan(), hourMs).add(after, 1);
         return after;
     }
 
@@ -107,48 +116,34 @@ final class UsageLedger {
     boolean write(long firstOpenHour, Function<String, KeyEntry> entries, Consumer<KeyUsage> keys,
                   Consumer<PlanUsagePart> plans) {
         boolean moved = false;
-        if (!unwritten.isEmpty()) {
-            for (Map.Entry<IdHour, Change> unwrittenFigure : unwritten.entrySet()) {
-                IdHour keyHour = unwrittenFigure.getKey();
-                String apiKey = keyHour.id();
-                Change change = unwrittenFigure.getValue();
+        if (due > 0) {
+            for (int i = 0; i < due; i++) {
+                String apiKey = dueKeys[i];
                 KeyEntry entry = entries.apply(apiKey);
-                KeyEntry.Hour latest = entry == null ? null : entry.hour(keyHour.hourMs());
+                KeyEntry.Hour latest = entry == null ? null : entry.hour(dueHours[i]);
                 if (latest == null) {
                     // Only a bug could take a figure due from its entry: nothing is left to write of it.
                     LOG.error("Usage of key {} in hour {} was counted but is no longer in its entry", apiKey,
-                            Instant.ofEpochMilli(keyHour.hourMs()));
-                    continue;
+                            Instant.ofEpochMilli(dueHours[i]));
+                } else {
+                    keys.accept(latest.usage(apiKey));
                 }
-                KeyUsage latestUsage = latest.usage(apiKey);
-                keys.accept(latestUsage);
-                if (!latest.equals(change.written)) {
-                    if (change.written != null) {
-                        addToPlanShare(change.written.usage(apiKey), -1);
-                    }
-                    addToPlanShare(latestUsage, 1);
-                }
-                for (String plan : change.left) {
-                    if (!plan.equals(latest.plan()) && (change.written == null || !plan.equals(change.written.plan()))) {
-                        // A plan the key was on only between writes: its share is written too, as it stands.
-                        IdHour planHour = new IdHour(plan, latest.hourMs());
-                        planShares.putIfAbsent(planHour, PlanUsage.none(plan, latestUsage.hour()));
-                        changedPlanShares.add(planHour);
-                    }
-                }
+                dueKeys[i] = null;
             }
-            unwritten.clear();
+            due = 0;
             // An idle task writes nothing, not even its write's number.
             nextWrite++;
             moved = true;
         }
-        for (IdHour planHour : changedPlanShares) {
-            plans.accept(new PlanUsagePart(task, planShares.get(planHour)));
+        for (Share share : changedShares) {
+            share.changed = false;
+            plans.accept(new PlanUsagePart(task, share.usage()));
         }
-        changedPlanShares.clear();
+        changedShares.clear();
         if (firstOpenHour > closedBefore) {
             closedBefore = firstOpenHour;
             planShares.keySet().removeIf(planHour -> planHour.hourMs() < firstOpenHour);
+            lastShare = null;
             moved = true;
         }
         return moved;
@@ -162,37 +157,62 @@ final class UsageLedger {
         return closedBefore;
     }
 
-    private void addToPlanShare(KeyUsage usage, int sign) {
-        IdHour planHour = new IdHour(usage.plan(), usage.hour().toEpochMilli());
-        PlanUsage share = planShares.get(planHour);
-        planShares.put(planHour, (share == null ? PlanUsage.none(usage.plan(), usage.hour()) : share).with(usage, sign));
-        changedPlanShares.add(planHour);
+    private void due(String apiKey, long hourMs) {
+        if (due == dueKeys.length) {
+            dueKeys = Arrays.copyOf(dueKeys, 2 * due);
+            dueHours = Arrays.copyOf(dueHours, 2 * due);
+        }
+        dueKeys[due] = apiKey;
+        dueHours[due] = hourMs;
+        due++;
+    }
+
+    /** The plan's share of the hour, marked changed: the next write sends it. */
+    private Share share(String plan, long hourMs) {
+        Share share = lastShare;
+        if (share == null || share.hourMs != hourMs || !share.plan.equals(plan)) {
+            share = planShares.computeIfAbsent(new IdHour(plan, hourMs), planHour -> new Share(plan, hourMs));
+            lastShare = share;
+        }
+        if (!share.changed) {
+            share.changed = true;
+            changedShares.add(share);
+        }
+        return share;
+    }
+
+    /** A plan's share of an hour: its keys' figures summed as {@link PlanUsage#with(KeyUsage, int)} sums them. */
+    private static final class Share {
+        private final String plan;
+        private final long hourMs;
+        private long activeKeys;
+        private long allowed;
+        private long denied;
+        private long keysOverQuota;
+        private boolean changed;
+
+        Share(String plan, long hourMs) {
+            this.plan = plan;
+            this.hourMs = hourMs;
+        }
+
+        /** Counts a key's figure in ({@code sign} 1) or takes it out again ({@code sign} -1). */
+        void add(KeyEntry.Hour figure, int sign) {
+            activeKeys += sign;
+            allowed += sign * figure.allowed();
+            denied += sign * figure.denied();
+            keysOverQuota += figure.quotaDenied() > 0 ? sign : 0;
+        }
+
+        PlanUsage usage() {
+            return new PlanUsage(plan, Instant.ofEpochMilli(hourMs), activeKeys, allowed, denied, keysOverQuota);
+        }
     }
 
     /**
-     * A key's hour since the last write: the figure its plan's share holds ({@code written}, null for
-     * none), and the plans its figure left since (rare: a key's plan changed).
-     */
-    private static final class Change {
-        private final KeyEntry.Hour written;
-        private List<String> left = List.of();
-
-        Change(KeyEntry.Hour written) {
-            this.written = written;
-        }
-
-        void leave(String plan) {
-            if (plan != null && !left.contains(plan)) {
-                left = new ArrayList<>(left);
-                left.add(plan);
-            }
-        }
-    }
-
-    /**
-     * An API key's or a plan's hour, as unwritten figures and plan shares are kept (no text formatting
-     * per decision). Its equality is written out: a record's own ran through method handles the JIT did
-     * not inline, 2% to 3% of the stream thread's samples for one lookup per decision.
+     * A plan's hour, as plan shares are kept (no text formatting per lookup). Its equality is written out:
+     * a record's own ran through method handles the JIT did not inline, 2% to 3% of the stream thread's
+     * samples for one lookup per decision.
      */
     private record IdHour(String id, long hourMs) {
         @Override

@@ -161,6 +161,6 @@ class UsageLedgerTest {
 
     /** The entry with one decision counted into it, as the deciding processor writes it. */
     private static KeyEntry counted(UsageLedger ledger, KeyEntry entry, KeyUsage delta) {
-        return entry.withHour(ledger.count(entry, delta));
+        return entry.withHour(ledger.count(delta.apiKey(), entry, delta));
     }
 }
