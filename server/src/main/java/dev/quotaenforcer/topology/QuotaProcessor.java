@@ -97,7 +97,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
     /** Entries of this task with a limiter state: what the default plan's key cap counts. */
     private long keysWithState;
     private RequestIds requestIds;
-    private UsageLedger usage;
+    /** The task's usage, its keys by their slots in {@link #entries}. */
+    private UsageLedger<WriteBackStore.Slot<String>> usage;
     /** Newest record timestamp of a request this task decided since it started. */
     private long clock = Long.MIN_VALUE;
     /** The watermark swept to: no state of a key idle by then is kept, so nothing is decided before it. */
@@ -174,8 +175,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         sweptTo = stored == null ? Long.MIN_VALUE : stored;
         Long lastWrite = watermark.get(LAST_USAGE_WRITE);
         Long closedBefore = watermark.get(USAGE_CLOSED_BEFORE);
-        usage = new UsageLedger(context.taskId().toString(), lastWrite == null ? 0 : lastWrite,
-                closedBefore == null ? Long.MIN_VALUE : closedBefore);
+        usage = new UsageLedger<>(context.taskId().toString(), lastWrite == null ? 0 : lastWrite,
+                closedBefore == null ? Long.MIN_VALUE : closedBefore, entries::slot);
         keysWithState = 0;
         storedKeys = new StoredKeys(states.approximateNumEntries());
         try (KeyValueIterator<String, KeyEntry> all = states.all()) {
@@ -257,7 +258,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             KeyUsage delta = KeyUsage.of(decision, request.cost(), plan.quotaLimit());
             // Only a crash under at-least-once can bring back a decision in an hour already closed: not counted again.
             if (delta.hour().toEpochMilli() >= firstOpenHour()) {
-                figure = usage.count(slot.key(), previous, delta);
+                figure = usage.count(slot, previous, delta);
             }
         }
         entries.put(slot, previous.with(evaluation.state(), figure));
@@ -458,7 +459,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
         // The write holds up every decision of the task's thread while it runs: timed, as the expiry sweep is.
         long startNanos = System.nanoTime();
         long[] written = new long[2];
-        boolean moved = usage.write(firstOpenHour(), states::get,
+        boolean moved = usage.write(firstOpenHour(), entries::current, WriteBackStore.Slot::key,
                 keyUsage -> {
                     written[0]++;
                     context.forward(new Record<>(QuotaTopology.hourKey(keyUsage.apiKey(), keyUsage.hour()), keyUsage, now),

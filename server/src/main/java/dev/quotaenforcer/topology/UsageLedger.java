@@ -26,10 +26,10 @@ import org.slf4j.LoggerFactory;
  * one record per write, not one per figure. A figure whose number is the next write's is already due,
  * so counting into it needs no look at what is due.
  *
- * <p>Nothing is kept per key between writes but its place in a list of due key hours: a key's
- * objects held for the interval (its hour, the figure its plan's share held, a map entry) outlived
- * a young collection at each write and were copied by it, most of what the enforcer's collections
- * copied that the reply echo's did not.
+ * <p>Nothing is kept per key between writes but its place in a list of due key hours, by the handle
+ * ({@code K}) the task finds the key's entry by: a key's objects held for the interval (its hour, the
+ * figure its plan's share held, a map entry) outlived a young collection at each write and were
+ * copied by it, most of what the enforcer's collections copied that the reply echo's did not.
  *
  * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
  * nothing more, so no decision comes too late for its hour. The first write after an hour closed
@@ -37,14 +37,14 @@ import org.slf4j.LoggerFactory;
  * figures may leave the entries, and the plan shares are recomputed from the entries on restart
  * without them.
  */
-final class UsageLedger {
+final class UsageLedger<K> {
 
     private static final Logger LOG = LoggerFactory.getLogger(UsageLedger.class);
     private static final int FIRST_DUE_CAPACITY = 64;
 
     private final String task;
     /** The key hours counted since the last write, in the order first counted: the next write takes their figures out of the entries. */
-    private String[] dueKeys = new String[FIRST_DUE_CAPACITY];
+    private Object[] dueKeys = new Object[FIRST_DUE_CAPACITY];
     private long[] dueHours = new long[FIRST_DUE_CAPACITY];
     private int due;
     private final Map<IdHour, Share> planShares = new HashMap<>();
@@ -52,6 +52,8 @@ final class UsageLedger {
     private final List<Share> changedShares = new ArrayList<>();
     /** The share last counted into: a decision moves its own plan's share of its hour, nearly always the last one's. */
     private Share lastShare;
+    /** The handle of a key whose entry the task read as it started. */
+    private final Function<String, K> handles;
     /** The number of the next write: every figure counted now goes out with it. */
     private long nextWrite;
     /** Hours starting before this were closed at a completed write: written in full, plan shares too. */
@@ -60,9 +62,11 @@ final class UsageLedger {
     /**
      * @param lastWrite    the number of the task's last completed write (0 for none)
      * @param closedBefore the start of the first hour not closed at that write (Long.MIN_VALUE for none)
+     * @param handles      the handle of an API key, for the figures {@link #restore} finds due
      */
-    UsageLedger(String task, long lastWrite, long closedBefore) {
+    UsageLedger(String task, long lastWrite, long closedBefore, Function<String, K> handles) {
         this.task = task;
+        this.handles = handles;
         this.nextWrite = lastWrite + 1;
         this.closedBefore = closedBefore;
     }
@@ -78,17 +82,16 @@ final class UsageLedger {
             }
             share(hour.plan(), hour.hourMs()).add(hour, 1);
             if (hour.write() >= nextWrite) {
-                due(apiKey, hour.hourMs());
+                due(handles.apply(apiKey), hour.hourMs());
             }
         }
     }
 
     /**
      * The figure of {@code delta}'s hour with one decision's usage ({@code delta}) counted into the entry's,
-     * the entry being {@code apiKey}'s: the key the ledger lists when the figure falls due, which a task
-     * holds anyway.
+     * the entry of the key whose handle is {@code key}.
      */
-    KeyEntry.Hour count(String apiKey, KeyEntry entry, KeyUsage delta) {
+    KeyEntry.Hour count(K key, KeyEntry entry, KeyUsage delta) {
         long hourMs = delta.hour().toEpochMilli();
         KeyEntry.Hour before = entry.hour(hourMs, delta.plan());
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
@@ -96,7 +99,7 @@ final class UsageLedger {
         if (before == null || before.write() < nextWrite) {
             // A figure already due is listed, and the write reads it from the entries: a busy key costs
             // no lookup per decision (a cache miss at 100k keys).
-            due(apiKey, hourMs);
+            due(key, hourMs);
         }
         if (before != null) {
             // The whole figure moves when the key's plan changed; its plan's share is written even when it
@@ -108,18 +111,22 @@ final class UsageLedger {
     }
 
     /**
-     * Sends what changed since the last write, as {@code entries} hold it now: each figure to
-     * {@code keys}, each plan share to {@code plans}; hours starting before {@code firstOpenHour} are
-     * closed by this write. Returns whether the write numbers to keep beside the entries
+     * Sends what changed since the last write, as {@code entries} hold it now by the keys' handles: each
+     * figure to {@code keys}, each plan share to {@code plans}; hours starting before {@code firstOpenHour}
+     * are closed by this write. Returns whether the write numbers to keep beside the entries
      * ({@link #lastWrite}, {@link #closedBefore}) moved.
+     *
+     * @param apiKeys the API key of a handle
      */
-    boolean write(long firstOpenHour, Function<String, KeyEntry> entries, Consumer<KeyUsage> keys,
+    @SuppressWarnings("unchecked")
+    boolean write(long firstOpenHour, Function<K, KeyEntry> entries, Function<K, String> apiKeys, Consumer<KeyUsage> keys,
                   Consumer<PlanUsagePart> plans) {
         boolean moved = false;
         if (due > 0) {
             for (int i = 0; i < due; i++) {
-                String apiKey = dueKeys[i];
-                KeyEntry entry = entries.apply(apiKey);
+                K key = (K) dueKeys[i];
+                String apiKey = apiKeys.apply(key);
+                KeyEntry entry = entries.apply(key);
                 KeyEntry.Hour latest = entry == null ? null : entry.hour(dueHours[i]);
                 if (latest == null) {
                     // Only a bug could take a figure due from its entry: nothing is left to write of it.
@@ -157,12 +164,12 @@ final class UsageLedger {
         return closedBefore;
     }
 
-    private void due(String apiKey, long hourMs) {
+    private void due(K key, long hourMs) {
         if (due == dueKeys.length) {
             dueKeys = Arrays.copyOf(dueKeys, 2 * due);
             dueHours = Arrays.copyOf(dueHours, 2 * due);
         }
-        dueKeys[due] = apiKey;
+        dueKeys[due] = key;
         dueHours[due] = hourMs;
         due++;
     }

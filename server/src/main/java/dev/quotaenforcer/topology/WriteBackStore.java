@@ -203,6 +203,15 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         return valueOf(value);
     }
 
+    /**
+     * The value of the slot's key now (null for none): the slot's own while it is held, else what a
+     * read of the key finds, as a slot let go may have been followed by another of the same key.
+     */
+    V current(Slot<K> slot) {
+        Object value = slot.attached && Thread.currentThread() == owner ? slot.value : UNREAD;
+        return value == UNREAD ? get(slot.key) : valueOf(value);
+    }
+
     @Override
     public void put(K key, V value) {
         if (owner != Thread.currentThread()) {

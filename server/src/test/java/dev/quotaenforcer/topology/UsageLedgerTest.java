@@ -24,7 +24,7 @@ class UsageLedgerTest {
 
     @Test
     void writesABusyKeysFigureOncePerIntervalWithEveryDecisionCounted() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+        UsageLedger<String> ledger = new UsageLedger<>("0_1", 0, Long.MIN_VALUE, apiKey -> apiKey);
         KeyEntry entry = KeyEntry.of(null);
         for (int i = 0; i < 50; i++) {
             entry = counted(ledger, entry, usage("k-1", "p", i % 5 != 4, NOON.plusSeconds(i)));
@@ -45,7 +45,7 @@ class UsageLedgerTest {
 
     @Test
     void writesOnRestartTheFiguresACrashLeftUnwrittenAndRecomputesThePlanShares() {
-        UsageLedger ledger = new UsageLedger("0_1", 7, Long.MIN_VALUE);
+        UsageLedger<String> ledger = new UsageLedger<>("0_1", 7, Long.MIN_VALUE, apiKey -> apiKey);
         KeyUsage written = new KeyUsage("k-1", "p", 100, NOON, 3, 0, 3, 0, 0);
         KeyUsage unwritten = new KeyUsage("k-2", "p", 100, NOON, 1, 1, 1, 1, 1);
         Map<String, KeyEntry> entries = Map.of("k-1", KeyEntry.of(null).withHour(KeyEntry.Hour.of(written, 7)),
@@ -61,7 +61,7 @@ class UsageLedgerTest {
 
     @Test
     void anHourIsClosedByTheFirstWriteAfterTheWatermarkPassesItsEndAndIsNotReadBackAfterIt() {
-        UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+        UsageLedger<String> ledger = new UsageLedger<>("0_1", 0, Long.MIN_VALUE, apiKey -> apiKey);
         KeyEntry entry = counted(ledger, KeyEntry.of(null), usage("k-1", "p", true, NOON.plusSeconds(600)));
         long nextHour = NOON.plus(Duration.ofHours(1)).toEpochMilli();
         entry = counted(ledger, entry, usage("k-1", "p", true, Instant.ofEpochMilli(nextHour)));
@@ -70,7 +70,7 @@ class UsageLedgerTest {
 
         assertEquals(nextHour, ledger.closedBefore(), "noon's hour is closed by this write");
         assertEquals(2, keyUsages.size(), "its last figure went out with it");
-        UsageLedger restarted = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
+        UsageLedger<String> restarted = new UsageLedger<>("0_1", ledger.lastWrite(), ledger.closedBefore(), apiKey -> apiKey);
         restarted.restore("k-1", entry);
         keyUsages.clear();
         planShares.clear();
@@ -90,7 +90,7 @@ class UsageLedgerTest {
             Map<String, String> planOf = new HashMap<>();
             // The entries as committed, and the two numbers kept beside them.
             Map<String, KeyEntry> entries = new HashMap<>();
-            UsageLedger ledger = new UsageLedger("0_1", 0, Long.MIN_VALUE);
+            UsageLedger<String> ledger = new UsageLedger<>("0_1", 0, Long.MIN_VALUE, apiKey -> apiKey);
             long time = NOON.toEpochMilli();
             for (int step = 0; step < 300; step++) {
                 int action = random.nextInt(20);
@@ -99,7 +99,7 @@ class UsageLedgerTest {
                 if (action == 0) {
                     write(ledger, firstOpenHour, entries);
                 } else if (action == 1) {
-                    ledger = new UsageLedger("0_1", ledger.lastWrite(), ledger.closedBefore());
+                    ledger = new UsageLedger<>("0_1", ledger.lastWrite(), ledger.closedBefore(), apiKey -> apiKey);
                     for (Map.Entry<String, KeyEntry> entry : entries.entrySet()) {
                         ledger.restore(entry.getKey(), entry.getValue());
                     }
@@ -146,8 +146,8 @@ class UsageLedgerTest {
         }
     }
 
-    private boolean write(UsageLedger ledger, long firstOpenHour, Map<String, KeyEntry> entries) {
-        return ledger.write(firstOpenHour, entries::get, keyUsages::add, share -> {
+    private boolean write(UsageLedger<String> ledger, long firstOpenHour, Map<String, KeyEntry> entries) {
+        return ledger.write(firstOpenHour, entries::get, apiKey -> apiKey, keyUsages::add, share -> {
             assertEquals("0_1", share.task());
             planShares.add(share.usage());
         });
@@ -160,7 +160,7 @@ class UsageLedgerTest {
     }
 
     /** The entry with one decision counted into it, as the deciding processor writes it. */
-    private static KeyEntry counted(UsageLedger ledger, KeyEntry entry, KeyUsage delta) {
+    private static KeyEntry counted(UsageLedger<String> ledger, KeyEntry entry, KeyUsage delta) {
         return entry.withHour(ledger.count(delta.apiKey(), entry, delta));
     }
 }

@@ -338,6 +338,23 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aSlotLetGoReadsItsKeysValueNowNotTheOneItLastHeld() {
+        WriteBackStore.Slot<String> slot = store.slot("k");
+        store.put(slot, 1L);
+        assertEquals(1L, store.current(slot));
+        store.flushCache();
+        for (int i = 0; i < 2 * WriteBackStore.MAX_HELD; i++) {
+            store.slot("other-" + i);
+        }
+
+        store.put(store.slot("k"), 2L);
+
+        assertEquals(2L, store.current(slot), "the key's slot held now has the value");
+        store.put("k", null);
+        assertNull(store.current(slot));
+    }
+
+    @Test
     void aSlotChangedIsNotLetGoBeforeItsWriteBack() {
         WriteBackStore.Slot<String> slot = store.slot("k");
         store.put(slot, 1L);
