@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * so counting into it needs no look at what is due.
  *
  * <p>Nothing is kept per key between writes but its place in a list of due key hours, by the handle
- * ({@code K}) the task finds the key's entry by: a key's objects held for the interval (its hour, the
- * figure its plan's share held, a map entry) outlived a young collection at each write and were
- * copied by it, most of what the enforcer's collections copied that the reply echo's did not.
+ * ({@code K}) the task finds the key's entry by. A key's objects held for the interval (its hour, the
+ * figure its plan's share held, a map entry) outlived the young collection that came before the
+ * write and were copied by it: about a third of what the enforcer's collections copied for the first
+ * time at 5k requests/s (docs/bench/history.md).
  *
  * <p>An hour is closed once it ends by the deciding task's watermark, before which the task decides
  * nothing more, so no decision comes too late for its hour. The first write after an hour closed
