@@ -98,8 +98,7 @@ final class UsageLedger<K> {
         // Counted on the entry's own figure: a key's figure is made a KeyUsage once per write, not per decision.
         KeyEntry.Hour after = before == null ? KeyEntry.Hour.of(delta, nextWrite) : before.plus(delta, nextWrite);
         if (before == null || before.write() < nextWrite) {
-            // A figure already due is listed, and the write reads it from the entries: a busy key costs
-            // no lookup per decision (a cache miss at 100k keys).
+            // Listed once per write: a figure already due is listed, and the write reads it from the entry then.
             due(key, hourMs);
         }
         if (before != null) {
