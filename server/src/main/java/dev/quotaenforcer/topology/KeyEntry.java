@@ -17,9 +17,10 @@ import java.util.List;
  * commit writes each changed key once.
  *
  * <p>The entry is held as the bytes the store and its changelog take ({@link KeyEntrySerde} gives
- * the layout), read when asked: a key's next decision finds one object and one small array, where
- * the state's bytes, a list and an hour's figure were one object each to fetch from memory at 100k
- * keys, and a write-back hands the store the bytes as they are instead of writing them out again.
+ * the layout), read when asked: a key's next decision finds one small array, which the write-back
+ * store's slot holds alone ({@link #PACKING}), where the state's bytes, a list and an hour's figure
+ * were one object each to fetch from memory at 100k keys, and a write-back hands the store the bytes
+ * as they are instead of writing them out again.
  * Immutable, as interactive queries read entries from other threads.
  */
 public final class KeyEntry {
@@ -61,6 +62,31 @@ public final class KeyEntry {
         entry.hours();
         return entry;
     }
+
+    /**
+     * How a write-back store's slot holds an entry: its bytes alone, the entry made again around them when
+     * read. The bytes are an entry's own, checked when it was read or made, so they are not read again here.
+     */
+    static final WriteBackStore.Packing<KeyEntry> PACKING = new WriteBackStore.Packing<>() {
+        @Override
+        public Object pack(KeyEntry entry) {
+            return entry.encoded;
+        }
+
+        @Override
+        public KeyEntry unpack(Object packed) {
+            byte[] encoded = (byte[]) packed;
+            // The state's length follows the format byte: one byte of it for a state under 128 bytes.
+            int stateLength = encoded[1];
+            if (stateLength >= 0) {
+                return new KeyEntry(encoded, 2, 2 + stateLength);
+            }
+            VarBytes.Reader in = new VarBytes.Reader(encoded);
+            in.read();
+            stateLength = Math.toIntExact(in.unsigned());
+            return new KeyEntry(encoded, in.position(), in.position() + stateLength);
+        }
+    };
 
     /** An entry of a state alone, stored as its bytes before entries held usage. */
     static KeyEntry ofStateBytes(byte[] state) {

@@ -147,7 +147,7 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                 StoreBuilder<KeyValueStore<String, KeyEntry>> store = BatchChangelogStore.builder(STATE_STORE, Serdes.String(),
                         new KeyEntrySerde());
                 Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders());
-                stores.add(WriteBackStore.builder(store));
+                stores.add(WriteBackStore.builder(store, KeyEntry.PACKING));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
                         Serdes.Long()));
                 return stores;

@@ -113,11 +113,42 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
     private final boolean firstAtOnce;
     /** Whether anything went into the store beneath since the last commit. */
     private boolean wroteSinceCommit;
+    /** How a slot holds a value. */
+    private final Packing<V> packing;
 
-    private WriteBackStore(KeyValueStore<K, V> stored, Predicate<V> settled, boolean firstAtOnce) {
+    /**
+     * How a slot holds a value: as another object that stands for it, such as the value's bytes alone, which
+     * the value is made from again when read. A key's value is then one object fewer to fetch from memory
+     * when its key is decided again, and one fewer for each young collection to copy while it is held.
+     */
+    interface Packing<V> {
+        Object pack(V value);
+
+        V unpack(Object packed);
+    }
+
+    private static final Packing<Object> AS_IS = new Packing<>() {
+        @Override
+        public Object pack(Object value) {
+            return value;
+        }
+
+        @Override
+        public Object unpack(Object packed) {
+            return packed;
+        }
+    };
+
+    @SuppressWarnings("unchecked")
+    private static <V> Packing<V> asIs() {
+        return (Packing<V>) AS_IS;
+    }
+
+    private WriteBackStore(KeyValueStore<K, V> stored, Predicate<V> settled, boolean firstAtOnce, Packing<V> packing) {
         super(stored);
         this.settled = settled;
         this.firstAtOnce = firstAtOnce;
+        this.packing = packing;
     }
 
     /**
@@ -125,7 +156,12 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
      * every change but the first after each commit, which it writes at once.
      */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored) {
-        return new Builder<>(stored.withCachingDisabled(), value -> false, true);
+        return new Builder<>(stored.withCachingDisabled(), value -> false, true, asIs());
+    }
+
+    /** As {@link #builder(StoreBuilder)}, its slots holding each value as {@code packing} packs it. */
+    static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored, Packing<V> packing) {
+        return new Builder<>(stored.withCachingDisabled(), value -> false, true, packing);
     }
 
     /**
@@ -136,7 +172,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
      */
     static <K, V> StoreBuilder<WriteBackStore<K, V>> builder(StoreBuilder<KeyValueStore<K, V>> stored,
                                                              Predicate<V> settled, boolean firstAtOnce) {
-        return new Builder<>(stored.withCachingDisabled(), settled, firstAtOnce);
+        return new Builder<>(stored.withCachingDisabled(), settled, firstAtOnce, asIs());
     }
 
     /**
@@ -197,8 +233,12 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         Object value = slot.value;
         if (value == UNREAD) {
             V stored = mayBeStored.test(slot.key) ? wrapped().get(slot.key) : null;
-            value = stored == null ? DELETED : stored;
-            slot.value = value;
+            if (stored == null) {
+                slot.value = DELETED;
+                return null;
+            }
+            slot.value = packing.pack(stored);
+            return stored;
         }
         return valueOf(value);
     }
@@ -256,7 +296,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
     /** A held slot's new value, waiting for the write-back. */
     private void change(Slot<K> slot, V value) {
-        slot.value = value == null ? DELETED : value;
+        slot.value = value == null ? DELETED : packing.pack(value);
         if (!slot.dirty) {
             slot.dirty = true;
             dirty.add(slot);
@@ -271,9 +311,8 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         slot.attached = true;
     }
 
-    @SuppressWarnings("unchecked")
     private V valueOf(Object value) {
-        return value == DELETED ? null : (V) value;
+        return value == DELETED ? null : packing.unpack(value);
     }
 
     @Override
@@ -458,11 +497,13 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
         private final StoreBuilder<KeyValueStore<K, V>> stored;
         private final Predicate<V> settled;
         private final boolean firstAtOnce;
+        private final Packing<V> packing;
 
-        Builder(StoreBuilder<KeyValueStore<K, V>> stored, Predicate<V> settled, boolean firstAtOnce) {
+        Builder(StoreBuilder<KeyValueStore<K, V>> stored, Predicate<V> settled, boolean firstAtOnce, Packing<V> packing) {
             this.stored = stored;
             this.settled = settled;
             this.firstAtOnce = firstAtOnce;
+            this.packing = packing;
         }
 
         @Override
@@ -490,7 +531,7 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
 
         @Override
         public WriteBackStore<K, V> build() {
-            return new WriteBackStore<>(stored.build(), settled, firstAtOnce);
+            return new WriteBackStore<>(stored.build(), settled, firstAtOnce, packing);
         }
 
         @Override

@@ -77,6 +77,9 @@ class KeyEntryTest {
                 KeyEntry read = KeyEntrySerde.read(expected);
                 assertEquals(state, read.state(), at);
                 assertEquals(hours, read.hours(), at);
+                KeyEntry unpacked = KeyEntry.PACKING.unpack(KeyEntry.PACKING.pack(entry));
+                assertEquals(state, unpacked.state(), at);
+                assertEquals(hours, unpacked.hours(), at);
             }
         }
     }
@@ -88,6 +91,25 @@ class KeyEntryTest {
 
         assertSame(bytes, KeyEntrySerde.write(entry), "no copy per write-back");
         assertSame(bytes, KeyEntrySerde.write(KeyEntrySerde.read(bytes)));
+    }
+
+    @Test
+    void aSlotHoldsAnEntrysOwnBytesAloneAndTheEntryMadeAgainFromThemSplitsStateAndFiguresAsBefore() {
+        KeyEntry.Hour figure = hour(new SplittableRandom(5));
+        // State lengths whose length takes one, then two, then three bytes.
+        for (int stateLength : new int[] {0, 1, 127, 128, 300, 16_383, 16_384}) {
+            byte[] state = new byte[stateLength];
+            new SplittableRandom(stateLength).nextBytes(state);
+            KeyEntry entry = KeyEntry.ofStateBytes(state).withHour(figure);
+
+            Object packed = KeyEntry.PACKING.pack(entry);
+            KeyEntry unpacked = KeyEntry.PACKING.unpack(packed);
+
+            assertSame(KeyEntrySerde.write(entry), packed, "the entry's bytes, not a copy");
+            assertArrayEquals(stateLength == 0 ? null : state, unpacked.stateBytes(), "state of " + stateLength + " bytes");
+            assertEquals(List.of(figure), unpacked.hours(), "state of " + stateLength + " bytes");
+            assertSame(packed, KeyEntrySerde.write(unpacked));
+        }
     }
 
     @Test

@@ -389,6 +389,46 @@ class WriteBackStoreTest {
     }
 
     @Test
+    void aPackedStoreHoldsEachValueAsItsPackingMakesItAndReadsAndWritesBackTheValueItself() {
+        WriteBackStore.Packing<Long> inArrays = new WriteBackStore.Packing<>() {
+            @Override
+            public Object pack(Long value) {
+                return new long[] {value};
+            }
+
+            @Override
+            public Long unpack(Object packed) {
+                return Long.valueOf(((long[]) packed)[0]);
+            }
+        };
+        WriteBackStore<String, Long> packed = WriteBackStore.builder(Stores.keyValueStoreBuilder(
+                Stores.inMemoryKeyValueStore("p"), Serdes.String(), Serdes.Long()).withLoggingDisabled(), inArrays).build();
+        packed.init(new MockProcessorContext<>().getStateStoreContext(), packed);
+        try {
+            Long put = 1_000_000L;
+            packed.put("k", put);
+            Long read = packed.get("k");
+            assertEquals(put, read);
+            assertNotSame(put, read, "made again from what the slot holds");
+
+            packed.wrapped().put("stored", 2_000_000L);
+            WriteBackStore.Slot<String> slot = packed.slot("stored");
+            assertEquals(2_000_000L, packed.value(slot, key -> true));
+            assertEquals(2_000_000L, packed.value(slot, key -> true), "held once read");
+            packed.put(slot, 3_000_000L);
+            packed.delete("k");
+            packed.flushCache();
+
+            assertEquals(3_000_000L, packed.wrapped().get("stored"));
+            assertNull(packed.wrapped().get("k"));
+            assertNull(packed.get("k"));
+            assertEquals(3_000_000L, packed.current(slot));
+        } finally {
+            packed.close();
+        }
+    }
+
+    @Test
     void aStoreThatIsNoWriteBackStoreIsRefusedByName() {
         IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> WriteBackStore.of(beneath));
 
