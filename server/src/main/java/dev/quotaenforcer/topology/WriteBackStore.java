@@ -69,7 +69,10 @@ final class WriteBackStore<K, V> extends WrappedStateStore<KeyValueStore<K, V>, 
      */
     static final class Slot<K> {
         private final K key;
-        /** The value, {@link #DELETED} or {@link #UNREAD}; read by interactive queries from other threads. */
+        /**
+         * The value as the store's {@link Packing} holds it, {@link #DELETED} or {@link #UNREAD}; read by
+         * interactive queries from other threads.
+         */
         private volatile Object value;
         /** Whether it waits for the write-back; the owner's thread alone reads and writes it. */
         private boolean dirty;
