@@ -52,15 +52,20 @@ public final class KeyEntry {
         if (encoded.length == 0 || encoded[0] != FORMAT) {
             throw new IllegalArgumentException("not a key entry");
         }
+        KeyEntry entry = around(encoded);
+        // Every figure is read once here, so a figure that cannot be read fails the entry now, not a decision later.
+        entry.hours();
+        return entry;
+    }
+
+    /** The entry around bytes that begin with the format byte: where its state starts and ends, read from them. */
+    private static KeyEntry around(byte[] encoded) {
         VarBytes.Reader in = new VarBytes.Reader(encoded);
         in.read();
         int stateLength = Math.toIntExact(in.unsigned());
         int stateFrom = in.position();
         in.skip(stateLength);
-        KeyEntry entry = new KeyEntry(encoded, stateFrom, in.position());
-        // Every figure is read once here, so a figure that cannot be read fails the entry now, not a decision later.
-        entry.hours();
-        return entry;
+        return new KeyEntry(encoded, stateFrom, in.position());
     }
 
     /**
@@ -78,13 +83,7 @@ public final class KeyEntry {
             byte[] encoded = (byte[]) packed;
             // The state's length follows the format byte: one byte of it for a state under 128 bytes.
             int stateLength = encoded[1];
-            if (stateLength >= 0) {
-                return new KeyEntry(encoded, 2, 2 + stateLength);
-            }
-            VarBytes.Reader in = new VarBytes.Reader(encoded);
-            in.read();
-            stateLength = Math.toIntExact(in.unsigned());
-            return new KeyEntry(encoded, in.position(), in.position() + stateLength);
+            return stateLength >= 0 ? new KeyEntry(encoded, 2, 2 + stateLength) : around(encoded);
         }
     };
 
