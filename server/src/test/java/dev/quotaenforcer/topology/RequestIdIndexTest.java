@@ -13,7 +13,11 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The compact index of remembered request ids, against a map and a queue doing the same by the book. */
 class RequestIdIndexTest {
@@ -94,8 +98,21 @@ class RequestIdIndexTest {
         assertArrayEquals(new byte[] {9}, index.get(key("after")).decision());
     }
 
-    @Test
-    void behavesAsAMapAndAQueueThroughGrowthShrinkingAndChunksLeaving() {
+    /**
+     * As the enforcer makes it; with slots keeping 4 bits of each id's hash, so tables past 16 slots find an
+     * entry's home by hashing its id again; and with chunk numbers starting just short of what the slots' bits
+     * hold, so they wrap while chunks leave.
+     */
+    static Stream<Arguments> indexes() {
+        return Stream.of(
+                Arguments.of("as made", new RequestIdIndex()),
+                Arguments.of("4 tag bits, wrapping chunk numbers",
+                        new RequestIdIndex(4, RequestIdIndex.MAX_CHUNKS, RequestIdIndex.MAX_CHUNKS - 3)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("indexes")
+    void behavesAsAMapAndAQueueThroughGrowthShrinkingAndChunksLeaving(String name, RequestIdIndex index) {
         SplittableRandom random = new SplittableRandom(42);
         Map<String, Long> oracle = new HashMap<>();
         ArrayDeque<Map.Entry<String, Long>> order = new ArrayDeque<>();
@@ -142,6 +159,34 @@ class RequestIdIndexTest {
         }
         assertTrue(index.isEmpty());
         assertEquals(0, index.size());
+    }
+
+    @Test
+    void withItsMostChunksAliveTheOldestIdsAreForgottenBeforeAChunkIsAdded() {
+        RequestIdIndex limited = new RequestIdIndex(RequestIdIndex.TAG_HASH_BITS, 3, 0);
+        byte[] chunkSized = new byte[RequestIdIndex.CHUNK_BYTES];
+        // An entry larger than a chunk takes one of its own, and the next entry starts another.
+        limited.put(key("a"), 1, chunkSized);
+        limited.put(key("b"), 2, new byte[] {2});
+        limited.put(key("c"), 3, new byte[] {3});
+        limited.put(key("d"), 4, chunkSized);
+        assertEquals(4, limited.size());
+
+        limited.put(key("e"), 5, chunkSized);
+
+        assertNull(limited.get(key("a")), "forgotten early, its chunk making room for a fourth");
+        assertEquals(2, limited.oldestTime());
+        assertArrayEquals(new byte[] {3}, limited.get(key("c")).decision());
+        assertEquals(5, limited.get(key("e")).time());
+        assertEquals(4, limited.size());
+
+        limited.put(key("f"), 6, new byte[] {6});
+
+        assertNull(limited.get(key("b")));
+        assertNull(limited.get(key("c")), "a chunk leaves only once all its ids are forgotten");
+        assertEquals(4, limited.oldestTime());
+        assertEquals(3, limited.size());
+        assertArrayEquals(new byte[] {6}, limited.get(key("f")).decision());
     }
 
     private static byte[] key(String id) {
