@@ -67,8 +67,7 @@ final class RequestIdIndex {
      * A long per slot: 0, or the newest entry of one id as its tag, its chunk's sequence number and its
      * offset. A probe compares the tag before it reads the id from its chunk (a cache miss), and a resize
      * or removal finds an entry's home slot from it without hashing the id again. Eight bytes a slot, not
-     * sixteen: at a million ids a task's table is 16 MiB, not 32, a cache miss per request either way, and
-     * {@code DecisionPathBenchmarks} took about 3% less thread CPU per decision with it.
+     * sixteen: at a million ids a task's table is 16 MiB, not 32 (a cache miss per lookup either way).
      */
     private long[] table = new long[MIN_SLOTS];
     private int ids;
