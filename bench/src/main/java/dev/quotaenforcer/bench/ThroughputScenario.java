@@ -98,11 +98,6 @@ public final class ThroughputScenario implements Scenario {
             return cpuSeconds * 1e6 / records;
         }
 
-        /** Records done per second of the application's own threads' CPU: what one core would do. */
-        double perCoreSecond() {
-            return records / cpuSeconds;
-        }
-
         /** Records appended to the broker's topics (outputs, changelogs, repartitions, transaction markers) per input record. */
         double writtenPerRecord() {
             return (double) written() / records;

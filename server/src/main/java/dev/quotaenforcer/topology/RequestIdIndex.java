@@ -24,7 +24,10 @@ final class RequestIdIndex {
     /** Room left in a region for an array's header. */
     private static final int ARRAY_HEADER_ROOM = 64;
     private static final int MIN_SLOTS = 1024;
-    /** A slot's low bits: where its entry starts in its chunk (chunks and entries are far smaller)... */
+    /**
+     * A slot's low bits: where its entry starts in its chunk (chunks are under 32 MiB, and an entry larger
+     * than a chunk starts one of its own)...
+     */
     private static final int OFFSET_BITS = 25;
     /**
      * ...then its chunk's sequence number modulo this many bits (4,096 chunks: 1 GiB of ids per task in
