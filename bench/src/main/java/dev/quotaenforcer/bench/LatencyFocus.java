@@ -21,6 +21,12 @@ public record LatencyFocus(Set<String> setups, Set<Integer> loads, int rounds) {
     public static final LatencyFocus ALL = new LatencyFocus(Set.of(), Set.of(), 1);
     /** The most rounds: 50 at 5k/s keep the enforcer and its floor turning for over ten minutes. */
     static final int MOST_ROUNDS = 50;
+    /**
+     * The rounds a full run takes at the target load, where the ratios are judged: with one round, two turns
+     * each, a ratio rested on whichever application the machine's worst seconds fell on (1.61x where twelve
+     * turns each measured 1.23x, 0.34x where eight measured 1.50x).
+     */
+    static final int FULL_RUN_TARGET_ROUNDS = 3;
 
     /** @throws IllegalArgumentException naming a setup or load the scenario has not, or rounds out of range */
     public LatencyFocus {
@@ -51,6 +57,14 @@ public record LatencyFocus(Set<String> setups, Set<Integer> loads, int rounds) {
     /** Whether a run measures {@code load}: named, or, with none named, any but the overload in a quick run. */
     boolean measures(int load, boolean quick) {
         return loads.isEmpty() ? !quick || load <= LatencyScenario.TARGET_LOAD : loads.contains(load);
+    }
+
+    /**
+     * How many rounds of turns {@code sharing} setups take at {@code load}: this focus's own, but in a full run
+     * {@link #FULL_RUN_TARGET_ROUNDS} where an enforcer and its floor share the target load.
+     */
+    int rounds(int load, int sharing, boolean quick) {
+        return all() && !quick && load == LatencyScenario.TARGET_LOAD && sharing > 1 ? FULL_RUN_TARGET_ROUNDS : rounds;
     }
 
     /** Whether this is {@link #ALL}'s choice of setups, loads and rounds. */

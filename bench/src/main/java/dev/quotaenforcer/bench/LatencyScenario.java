@@ -316,7 +316,7 @@ public final class LatencyScenario implements Scenario {
         Map<Live, Double> punctuationMs = new HashMap<>();
         Map<Live, CommitTimes> commits = new HashMap<>();
         Map<Live, TurnInterruptions> interruptions = new HashMap<>();
-        List<Live> turns = turns(sharing, focus.rounds());
+        List<Live> turns = turns(sharing, focus.rounds(load, sharing.size(), context.quick()));
         for (int turn = 0; turn < turns.size(); turn++) {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
@@ -621,8 +621,10 @@ public final class LatencyScenario implements Scenario {
                 + (warmupExtensions.isEmpty() ? "none" : warmupExtensions) + ".");
         result.note("The enforcer and the reply echo it is judged against run side by side in the JVM, each on topics "
                 + "of its own, and take turns at each load they share: enforcer, echo, echo, enforcer, each turn "
-                + length.dividedBy(2).toSeconds() + " s after " + warmup.toSeconds() + " s of warm-up, and each one's "
-                + "turns pooled into its row ('p99 per turn' shows them). Measured one after the other instead, the "
+                + length.dividedBy(2).toSeconds() + " s after " + warmup.toSeconds() + " s of warm-up (a full run takes "
+                + LatencyFocus.FULL_RUN_TARGET_ROUNDS + " such rounds at " + TARGET_LOAD + "/s, where the ratios are judged: "
+                + "with two turns each, a ratio rested on whichever application the machine's worst seconds fell on), and "
+                + "each one's turns pooled into its row ('p99 per turn' shows them). Measured one after the other instead, the "
                 + "same build was a third faster when it ran later in the JVM, which favoured whichever ran last. The "
                 + "one waiting for its turn still polls and runs its scheduled tasks, with nothing to answer. Loads and settings measured for the "
                 + "enforcer alone run " + length.toSeconds() + " s in one turn.");

@@ -1,5 +1,6 @@
 package dev.quotaenforcer.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,6 +36,19 @@ class LatencyFocusTest {
         assertTrue(focus.measures(5_000, true));
         assertFalse(focus.measures(1_000, false));
         assertFalse(focus.all());
+    }
+
+    @Test
+    void takesMoreRoundsWhereAFullRunJudgesARatioAtTheTargetLoad() {
+        LatencyFocus all = LatencyFocus.ALL;
+        LatencyFocus focus = new LatencyFocus(Set.of("alos", "echo-alos"), Set.of(), 2);
+
+        assertEquals(LatencyFocus.FULL_RUN_TARGET_ROUNDS, all.rounds(LatencyScenario.TARGET_LOAD, 2, false));
+        assertEquals(1, all.rounds(1_000, 2, false));
+        assertEquals(1, all.rounds(LatencyScenario.TARGET_LOAD, 1, false), "a tuning measured alone has no ratio");
+        assertEquals(1, all.rounds(LatencyScenario.TARGET_LOAD, 2, true), "a quick run stays a smoke test");
+        assertEquals(2, focus.rounds(LatencyScenario.TARGET_LOAD, 2, false), "a focused run takes the rounds it names");
+        assertEquals(2, focus.rounds(1_000, 2, false));
     }
 
     @Test
