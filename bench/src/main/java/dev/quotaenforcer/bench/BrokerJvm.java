@@ -72,9 +72,7 @@ final class BrokerJvm implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(broker::close, "broker-shutdown"));
         System.out.println(READY + broker.bootstrapServers());
         System.out.flush();
-        while (System.in.read() != -1) {
-            // Nothing is sent on standard input; it only tells when the bench has gone.
-        }
+        ChildJvm.awaitParentGone();
         System.exit(0);
     }
 }

@@ -72,6 +72,16 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /**
+     * For a child's main: returns when its standard input closes. The bench that started it holds the other end,
+     * so a bench killed outright does not leave the child behind.
+     */
+    static void awaitParentGone() throws IOException {
+        while (System.in.read() != -1) {
+            // Nothing is sent on standard input; it only tells when the bench has gone.
+        }
+    }
+
     long pid() {
         return process.pid();
     }

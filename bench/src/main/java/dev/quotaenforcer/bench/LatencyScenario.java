@@ -64,6 +64,11 @@ public final class LatencyScenario implements Scenario {
      * turns at 5k/s against the reply echo's 0.02 s.
      */
     static final long QUIET_COMPILING_MS = 100;
+    /**
+     * A turn during which a core of the machine stopped this long is measured again: longer than the echo's p99 at
+     * 5k/s, so that one such stop lifts a turn's p99 by itself, whichever application's turn it falls in.
+     */
+    static final long FREEZE_MS = 40;
     /** The most a warm-up is extended while the compilers work, so a JVM that never settles still gets measured. */
     private static final Duration MOST_WARMUP_EXTENSION = Duration.ofSeconds(90);
 
@@ -96,9 +101,11 @@ public final class LatencyScenario implements Scenario {
      *                        every decision behind it as long
      * @param turnP99Ms       the p99 of each turn pooled in {@code result}, in the order they ran
      * @param commits         what the commits during those turns spent in Kafka's calls
+     * @param frozen          the turns a core of the machine stopped in, measured again and left out of the rest
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
-                    double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions) {
+                    double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions,
+                    FrozenTurns frozen) {
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)
@@ -113,6 +120,20 @@ public final class LatencyScenario implements Scenario {
             }
             setup.overrides().forEach((name, value) -> label.append(", ").append(name).append('=').append(value));
             return label.toString();
+        }
+    }
+
+    /**
+     * The turns of one row in which a core of the machine stopped for at least {@link #FREEZE_MS}.
+     *
+     * @param measuredAgainP99Ms the p99 of each turn measured again for it, in the order they ran
+     * @param kept               such turns kept in the row, once as many had been measured again as were planned
+     * @param everyTurnP99Ms     the row's p99 with the turns measured again pooled in
+     */
+    record FrozenTurns(List<Double> measuredAgainP99Ms, int kept, double everyTurnP99Ms) {
+
+        static FrozenTurns none(double p99Ms) {
+            return new FrozenTurns(List.of(), 0, p99Ms);
         }
     }
 
@@ -200,13 +221,14 @@ public final class LatencyScenario implements Scenario {
         List<Measured> runs = new ArrayList<>();
         // The broker runs in a JVM of its own, as it would in production: in this one its fetch handling doubled
         // the young collections' pauses that stopped the gateway client and the enforcer with it.
-        try (BrokerJvm broker = BrokerJvm.start(work.resolve("kafka"), context.outDir().resolve("latency-broker.log"))) {
+        try (BrokerJvm broker = BrokerJvm.start(work.resolve("kafka"), context.outDir().resolve("latency-broker.log"));
+             MachineFreezes machine = MachineFreezes.start(context.outDir().resolve("latency-freezes.log"))) {
             Map<String, Object> cluster = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers());
             for (List<Setup> group : GROUPS) {
                 List<Setup> measuredNow = group.stream().filter(s -> focus.measures(s, context.quick())).toList();
                 if (!measuredNow.isEmpty()) {
-                    runs.addAll(measure(context, cluster, measuredNow, runs.isEmpty() ? jvmWarmup : applicationWarmup,
-                            applicationWarmup, warmup, length, work));
+                    runs.addAll(measure(context, cluster, machine, measuredNow,
+                            runs.isEmpty() ? jvmWarmup : applicationWarmup, applicationWarmup, warmup, length, work));
                 }
             }
         } finally {
@@ -259,8 +281,8 @@ public final class LatencyScenario implements Scenario {
      *                    load: the JVM's warm-up for the run's first group, the application's own for the others
      * @param warmupAfter the same for the group's other setups
      */
-    private List<Measured> measure(BenchContext context, Map<String, Object> cluster, List<Setup> group,
-                                   Duration firstWarmup, Duration warmupAfter, Duration warmup, Duration length,
+    private List<Measured> measure(BenchContext context, Map<String, Object> cluster, MachineFreezes machine,
+                                   List<Setup> group, Duration firstWarmup, Duration warmupAfter, Duration warmup, Duration length,
                                    Path work) throws Exception {
         List<Live> live = new ArrayList<>();
         try {
@@ -293,8 +315,8 @@ public final class LatencyScenario implements Scenario {
                         List<Live> sharing = live.stream().filter(l -> l.setup().readers().contains(isolation)
                                 && l.setup().loads().contains(load)).toList();
                         if (!sharing.isEmpty()) {
-                            runs.addAll(measureInTurns(context, sharing, setup -> clients.get(setup).get(isolation),
-                                    isolation, load, warmup, sharing.size() > 1 ? length.dividedBy(2) : length));
+                            runs.addAll(measureInTurns(context, machine, sharing,
+                                    setup -> clients.get(setup).get(isolation), isolation, load, warmup, sharing.size() > 1 ? length.dividedBy(2) : length));
                         }
                     }
                 }
@@ -307,32 +329,55 @@ public final class LatencyScenario implements Scenario {
         }
     }
 
-    /** Each setup's figures at one load and isolation level, its {@link #turns} pooled. */
-    private List<Measured> measureInTurns(BenchContext context, List<Live> sharing, Function<Live, QuotaClient> clients,
-                                          IsolationLevel isolation, int load, Duration warmup, Duration turnLength)
+    /**
+     * Each setup's figures at one load and isolation level, its {@link #turns} pooled. A turn during which a core of
+     * the machine stopped is measured again at once, as the same setup's next turn.
+     */
+    private List<Measured> measureInTurns(BenchContext context, MachineFreezes machine, List<Live> sharing,
+                                          Function<Live, QuotaClient> clients, IsolationLevel isolation, int load, Duration warmup, Duration turnLength)
             throws InterruptedException {
         Map<Live, List<OpenLoop.Result>> results = new HashMap<>();
         Map<Live, Double> commitPerTaskMs = new HashMap<>();
         Map<Live, Double> punctuationMs = new HashMap<>();
         Map<Live, CommitTimes> commits = new HashMap<>();
         Map<Live, TurnInterruptions> interruptions = new HashMap<>();
-        List<Live> turns = turns(sharing, focus.rounds(load, sharing.size(), context.quick()));
+        Map<Live, List<OpenLoop.Result>> frozen = new HashMap<>();
+        Map<Live, Integer> frozenKept = new HashMap<>();
+        List<Live> planned = turns(sharing, focus.rounds(load, sharing.size(), context.quick()));
+        List<Live> turns = new ArrayList<>(planned);
         for (int turn = 0; turn < turns.size(); turn++) {
             Live setup = turns.get(turn);
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
             CommitTimes before = CommitTimes.of(setup.answering().streams());
             TurnInterruptions interruptedBefore = TurnInterruptions.of(setup.answering().streams());
+            long measuredFrom = System.currentTimeMillis() + warmup.toMillis();
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
                     asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
-            commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
-            interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
-                    TurnInterruptions::plus);
-            results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
-            commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
-            punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
+            List<MachineFreezes.Freeze> freezes =
+                    machine.overlapping(measuredFrom - FREEZE_MS, System.currentTimeMillis(), FREEZE_MS);
+            List<OpenLoop.Result> frozenSoFar = frozen.computeIfAbsent(setup, l -> new ArrayList<>());
+            // At most as many turns again as were planned, so a machine that keeps freezing still gets measured.
+            boolean measureAgain = !freezes.isEmpty() && frozenSoFar.size() < Collections.frequency(planned, setup);
+            if (measureAgain) {
+                frozenSoFar.add(result);
+                turns.add(turn + 1, setup);
+            } else {
+                if (!freezes.isEmpty()) {
+                    frozenKept.merge(setup, 1, Integer::sum);
+                }
+                commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
+                interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
+                        TurnInterruptions::plus);
+                results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
+                commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
+                punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
+            }
             if (turns.size() > 1) {
                 context.progress().say(name(), setup.setup().id() + ", " + isolation + ", turn " + (turn + 1) + " of "
-                        + turns.size() + " at " + load + "/s: p99 " + Numbers.of(result.latency().p99Ms()) + " ms");
+                        + turns.size() + " at " + load + "/s: p99 " + Numbers.of(result.latency().p99Ms()) + " ms"
+                        + (freezes.isEmpty() ? "" : "; the machine froze " + freezes.stream()
+                        .map(f -> f.millis() + " ms on core " + f.cpu()).toList()
+                        + (measureAgain ? ", so the turn is measured again" : ", kept: no turns left to measure again")));
             }
             awaitCaughtUp(context, setup.answering(), setup.asked().get());
         }
@@ -340,12 +385,17 @@ public final class LatencyScenario implements Scenario {
         for (Live setup : sharing) {
             List<OpenLoop.Result> own = results.get(setup);
             OpenLoop.Result result = OpenLoop.Result.pooled(own);
+            List<OpenLoop.Result> again = frozen.getOrDefault(setup, List.of());
+            List<OpenLoop.Result> every = new ArrayList<>(own);
+            every.addAll(again);
             Measured run = new Measured(setup.setup(), isolation, result, commitPerTaskMs.get(setup),
                     punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup),
-                    interruptions.get(setup));
+                    interruptions.get(setup), new FrozenTurns(again.stream().map(r -> r.latency().p99Ms()).toList(),
+                    frozenKept.getOrDefault(setup, 0), OpenLoop.Result.pooled(every).latency().p99Ms()));
             context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                     + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
-                    + " ms, p99.9 " + Numbers.of(result.latency().p999Ms()) + " ms, "
+                    + " ms (" + Numbers.of(run.frozen().everyTurnP99Ms()) + " with the turns the machine froze, "
+                    + again.size() + " measured again), p99.9 " + Numbers.of(result.latency().p999Ms()) + " ms, "
                     + Numbers.of(result.decidedPerSecond()) + " decided/s, " + result.byPolicy()
                     + " by failure policy, sender at most " + Numbers.of(result.sendLagMs()) + " ms behind, "
                     + "longest commit per task " + Numbers.of(run.commitPerTaskMs()) + " ms, longest punctuation "
@@ -560,13 +610,17 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".collections", run.interruptions().collections(), "collections")
                     .figure(id + ".collectionMs", run.interruptions().collectionMs(), "ms")
                     .figure(id + ".retriedRecords", run.interruptions().retriedRecords(), "records")
-                    .figure(id + ".compilingMs", run.interruptions().compilingMs(), "ms");
+                    .figure(id + ".compilingMs", run.interruptions().compilingMs(), "ms")
+                    .figure(id + ".turnsMeasuredAgain", run.frozen().measuredAgainP99Ms().size(), "turns")
+                    .figure(id + ".frozenTurnsKept", run.frozen().kept(), "turns")
+                    .figure(id + ".everyTurnP99Ms", run.frozen().everyTurnP99Ms(), "ms");
             rows.add(List.of(run.label(), Numbers.of(r.offeredPerSecond()), Numbers.of(r.decidedPerSecond()),
                     Numbers.of(latency.p50Ms()), Numbers.of(latency.p99Ms()), perTurn(run.turnP99Ms()),
                     Numbers.of(latency.p999Ms()), Numbers.of(latency.maxMs()), Long.toString(r.byPolicy()),
                     Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()),
                     perCommit(run.commits()), Numbers.of(run.punctuationMs()), collections(run.interruptions()),
-                    Numbers.of(run.interruptions().retriedRecords()), Numbers.of(run.interruptions().compilingMs())));
+                    Numbers.of(run.interruptions().retriedRecords()), Numbers.of(run.interruptions().compilingMs()),
+                    frozenTurns(run.frozen()), Numbers.of(run.frozen().everyTurnP99Ms())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
@@ -579,7 +633,9 @@ public final class LatencyScenario implements Scenario {
                         "failed or unanswered", "sender behind, ms", "longest commit per task, ms",
                         "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms",
                         "JVM collections in its turns / ms they took", "records its producer sent again",
-                        "ms the JIT compilers worked in its turns"), rows));
+                        "ms the JIT compilers worked in its turns",
+                        "turns measured again: a core stopped " + FREEZE_MS + " ms or more (their p99s)",
+                        "p99 with those turns"), rows));
         result.chart(new Chart("p50", "ms", p50));
         result.chart(new Chart("p99", "ms", p99));
         result.chart(new Chart("p99.9", "ms", p999));
@@ -591,16 +647,22 @@ public final class LatencyScenario implements Scenario {
                 if (enforcer.isPresent() && floor.isPresent()) {
                     double ours = enforcer.get().result().latency().p99Ms();
                     double echo = floor.get().result().latency().p99Ms();
+                    double oursEvery = enforcer.get().frozen().everyTurnP99Ms();
+                    double echoEvery = floor.get().frozen().everyTurnP99Ms();
                     result.figure(series + "." + load + ".p99OverFloor", ours / echo, "x");
+                    result.figure(series + "." + load + ".everyTurnP99OverFloor", oursEvery / echoEvery, "x");
                     floorRows.add(List.of(enforcer.get().label(), Integer.toString(load), Numbers.of(echo),
-                            Numbers.of(ours), Numbers.of(ours / echo)));
+                            Numbers.of(ours), Numbers.of(ours / echo), Numbers.of(echoEvery), Numbers.of(oursEvery),
+                            Numbers.of(oursEvery / echoEvery)));
                 }
             }
         }
         if (!floorRows.isEmpty()) {
             result.table(new Table("p99 against the floor: the reply echo answering the same gateway under the same "
                     + "guarantee, measured in this run; milliseconds",
-                    List.of("setup", "offered/s", "reply echo p99", "enforcer p99", "enforcer / echo"), floorRows));
+                    List.of("setup", "offered/s", "reply echo p99", "enforcer p99", "enforcer / echo",
+                            "with the turns a core stopped in: reply echo p99", "enforcer p99", "enforcer / echo"),
+                    floorRows));
         }
         for (String series : List.of("eos-uncommitted", "alos")) {
             runs.stream().filter(r -> r.series().equals(series) && r.result().offeredPerSecond() == TARGET_LOAD)
@@ -638,6 +700,14 @@ public final class LatencyScenario implements Scenario {
                 + "to its decision arriving at the client, so a stall of the client, broker or enforcer counts against "
                 + "every request it held up. The client answers by its failure policy after " + TIMEOUT.toMillis()
                 + " ms; such answers are recorded at that latency and counted in 'by failure policy'.");
+        result.note("A core of this kind of virtual machine sometimes stops for about 100 ms (its host runs something "
+                + "else on it): a process of the bench's own, with one thread pinned to each core waking every 1 ms, "
+                + "notes each stop (latency-freezes.log), and a C program at real-time priority saw the same stops. "
+                + "Every thread on that core stops with it, whichever application it belongs to, so a turn it falls in "
+                + "measures the host: a stop of " + FREEZE_MS + " ms or more makes p99 over 6 s at 5k/s what the stop "
+                + "was. Such a turn is measured again at once, at most as many times as the setup had turns planned; "
+                + "its p99 is shown in its row, which otherwise leaves it out, and the ratio to the floor with those "
+                + "turns pooled in stands beside the ratio without them.");
         result.note("Under exactly-once a read_committed client sees a decision only when the enforcer's transaction "
                 + "commits (every commit.interval.ms, 100 ms by default), so its latency is bounded below by that wait; "
                 + "the p99 target is judged with replies read uncommitted, which the README weighs. At-least-once "
@@ -659,6 +729,13 @@ public final class LatencyScenario implements Scenario {
         result.note("For scale: envoy's ratelimit service reports about 5 ms p99 against Redis at 500 requests/s; the "
                 + "redis scenario measures a Redis + Lua limiter on this machine at the same loads.");
         return result.build();
+    }
+
+    /** How many turns were measured again because a core stopped, their p99s, and any such turns kept. */
+    static String frozenTurns(FrozenTurns frozen) {
+        String again = frozen.measuredAgainP99Ms().isEmpty() ? "0" : frozen.measuredAgainP99Ms().size() + " ("
+                + String.join(", ", frozen.measuredAgainP99Ms().stream().map(Numbers::of).toList()) + ")";
+        return frozen.kept() == 0 ? again : again + "; " + frozen.kept() + " kept, none left to measure again";
     }
 
     /** The turns' p99s in the order they ran, or a dash for a load measured in one turn. */

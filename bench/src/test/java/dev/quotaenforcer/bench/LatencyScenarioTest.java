@@ -23,11 +23,11 @@ class LatencyScenarioTest {
         for (LatencyScenario.Setup setup : LatencyScenario.SETUPS) {
             for (IsolationLevel isolation : setup.readers()) {
                 for (int load : setup.loads()) {
-                    double p99 = setup.responder() == LatencyScenario.Responder.ECHO ? 2
+                    double p99 = setup.tuning() ? 90 : setup.responder() == LatencyScenario.Responder.ECHO ? 2
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
-                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, setup.tuning() ? 90 : p99), 12, 3,
-                            setup.tuning() ? List.of(90.0) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
-                            new TurnInterruptions(5, 22, 0, 30)));
+                    runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, p99), 12, 3,
+                            setup.tuning() ? List.of(p99) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
+                            new TurnInterruptions(5, 22, 0, 30), LatencyScenario.FrozenTurns.none(p99)));
                 }
             }
         }
@@ -77,8 +77,32 @@ class LatencyScenarioTest {
         assertEquals(2.0, result.figures().get("alos.5000.p99OverFloor").value());
         assertFalse(result.figures().containsKey("eos-uncommitted.20000.p99OverFloor"), "no floor measured at 20k/s");
         Table floor = result.tables().get(1);
-        assertEquals(List.of("exactly_once_v2, read_uncommitted", "1000", "2", "4", "2"), floor.rows().get(0));
+        assertEquals(List.of("exactly_once_v2, read_uncommitted", "1000", "2", "4", "2", "2", "4", "2"), floor.rows().get(0));
         assertEquals(6, floor.rows().size());
+    }
+
+    @Test
+    void judgesTheRatioWithoutTheTurnsACoreStoppedInAndSetsTheRatioWithThemBeside() {
+        List<LatencyScenario.Measured> runs = defaultRuns().stream()
+                .map(run -> run.series().equals("alos") && run.result().offeredPerSecond() == 5000
+                        ? new LatencyScenario.Measured(run.setup(), run.replies(), run.result(), 12, 3, run.turnP99Ms(),
+                        run.commits(), run.interruptions(), new LatencyScenario.FrozenTurns(List.of(110.0, 95.0), 1, 30))
+                        : run)
+                .toList();
+
+        ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
+
+        assertEquals(2.0, result.figures().get("alos.5000.p99OverFloor").value());
+        assertEquals(15.0, result.figures().get("alos.5000.everyTurnP99OverFloor").value());
+        assertEquals(2, result.figures().get("alos.5000.turnsMeasuredAgain").value());
+        assertEquals(1, result.figures().get("alos.5000.frozenTurnsKept").value());
+        List<String> row = result.tables().get(0).rows().stream()
+                .filter(r -> r.get(0).equals("at_least_once") && r.get(1).equals("5000")).findFirst().orElseThrow();
+        assertEquals(List.of("2 (110, 95); 1 kept, none left to measure again", "30"), row.subList(row.size() - 2, row.size()));
+        List<String> floor = result.tables().get(1).rows().stream()
+                .filter(r -> r.get(0).equals("at_least_once") && r.get(1).equals("5000")).findFirst().orElseThrow();
+        assertEquals(List.of("at_least_once", "5000", "2", "4", "2", "2", "30", "15"), floor);
     }
 
     @Test
@@ -86,7 +110,7 @@ class LatencyScenarioTest {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
                         measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits(),
-                        run.interruptions()) : run)
+                        run.interruptions(), LatencyScenario.FrozenTurns.none(120)) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
