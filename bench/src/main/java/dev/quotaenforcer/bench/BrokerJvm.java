@@ -54,11 +54,7 @@ final class BrokerJvm implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        try {
-            process.stop(STOP_TIMEOUT);
-        } finally {
-            process.close();
-        }
+        process.stopAndClose(STOP_TIMEOUT);
     }
 
     /**

@@ -150,6 +150,15 @@ final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** {@link #stop}, then {@link #close} whatever stopping did: for a child that must not outlive its owner. */
+    void stopAndClose(Duration timeout) throws InterruptedException {
+        try {
+            stop(timeout);
+        } finally {
+            close();
+        }
+    }
+
     @Override
     public void close() throws InterruptedException {
         Runtime.getRuntime().removeShutdownHook(killOnExit);

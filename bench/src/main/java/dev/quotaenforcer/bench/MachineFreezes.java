@@ -88,11 +88,7 @@ final class MachineFreezes implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        try {
-            process.stop(STOP_TIMEOUT);
-        } finally {
-            process.close();
-        }
+        process.stopAndClose(STOP_TIMEOUT);
     }
 
     /** Runs the meter until its standard input closes (the bench that started it has gone) or SIGTERM. */
