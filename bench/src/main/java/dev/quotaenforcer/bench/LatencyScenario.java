@@ -282,8 +282,8 @@ public final class LatencyScenario implements Scenario {
      * @param warmupAfter the same for the group's other setups
      */
     private List<Measured> measure(BenchContext context, Map<String, Object> cluster, MachineFreezes machine,
-                                   List<Setup> group, Duration firstWarmup, Duration warmupAfter, Duration warmup, Duration length,
-                                   Path work) throws Exception {
+                                   List<Setup> group, Duration firstWarmup, Duration warmupAfter, Duration warmup,
+                                   Duration length, Path work) throws Exception {
         List<Live> live = new ArrayList<>();
         try {
             for (Setup setup : group) {
@@ -316,7 +316,8 @@ public final class LatencyScenario implements Scenario {
                                 && l.setup().loads().contains(load)).toList();
                         if (!sharing.isEmpty()) {
                             runs.addAll(measureInTurns(context, machine, sharing,
-                                    setup -> clients.get(setup).get(isolation), isolation, load, warmup, sharing.size() > 1 ? length.dividedBy(2) : length));
+                                    setup -> clients.get(setup).get(isolation), isolation, load, warmup,
+                                    sharing.size() > 1 ? length.dividedBy(2) : length));
                         }
                     }
                 }
@@ -334,8 +335,8 @@ public final class LatencyScenario implements Scenario {
      * the machine stopped is measured again at once, as the same setup's next turn.
      */
     private List<Measured> measureInTurns(BenchContext context, MachineFreezes machine, List<Live> sharing,
-                                          Function<Live, QuotaClient> clients, IsolationLevel isolation, int load, Duration warmup, Duration turnLength)
-            throws InterruptedException {
+                                          Function<Live, QuotaClient> clients, IsolationLevel isolation, int load,
+                                          Duration warmup, Duration turnLength) throws InterruptedException {
         Map<Live, List<OpenLoop.Result>> results = new HashMap<>();
         Map<Live, Double> commitPerTaskMs = new HashMap<>();
         Map<Live, Double> punctuationMs = new HashMap<>();
@@ -369,15 +370,17 @@ public final class LatencyScenario implements Scenario {
                 interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
                         TurnInterruptions::plus);
                 results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
-                commitPerTaskMs.merge(setup, longestThreadMetric(setup.answering().streams(), "commit-latency-max"), Math::max);
-                punctuationMs.merge(setup, longestThreadMetric(setup.answering().streams(), "punctuate-latency-max"), Math::max);
+                KafkaStreams streams = setup.answering().streams();
+                commitPerTaskMs.merge(setup, longestThreadMetric(streams, "commit-latency-max"), Math::max);
+                punctuationMs.merge(setup, longestThreadMetric(streams, "punctuate-latency-max"), Math::max);
             }
             if (turns.size() > 1) {
                 context.progress().say(name(), setup.setup().id() + ", " + isolation + ", turn " + (turn + 1) + " of "
                         + turns.size() + " at " + load + "/s: p99 " + Numbers.of(result.latency().p99Ms()) + " ms"
                         + (freezes.isEmpty() ? "" : "; the machine froze " + freezes.stream()
                         .map(f -> f.millis() + " ms on core " + f.cpu()).toList()
-                        + (measureAgain ? ", so the turn is measured again" : ", kept: no turns left to measure again")));
+                        + (measureAgain ? ", so the turn is measured again"
+                        : ", kept: no turns left to measure again")));
             }
             awaitCaughtUp(context, setup.answering(), setup.asked().get());
         }
@@ -704,8 +707,9 @@ public final class LatencyScenario implements Scenario {
                 + "else on it): a process of the bench's own, with one thread pinned to each core waking every 1 ms, "
                 + "notes each stop (latency-freezes.log), and a C program at real-time priority saw the same stops. "
                 + "Every thread on that core stops with it, whichever application it belongs to, so a turn it falls in "
-                + "measures the host: a stop of " + FREEZE_MS + " ms or more makes p99 over 6 s at 5k/s what the stop "
-                + "was. Such a turn is measured again at once, at most as many times as the setup had turns planned; "
+                + "measures the host: one stop of 100 ms holds more than 1% of a 6 s turn's requests at 5k/s, so the "
+                + "turn's p99 becomes about what the stop was. A turn during which a core stopped " + FREEZE_MS
+                + " ms or more is measured again at once, at most as many times as the setup had turns planned; "
                 + "its p99 is shown in its row, which otherwise leaves it out, and the ratio to the floor with those "
                 + "turns pooled in stands beside the ratio without them.");
         result.note("Under exactly-once a read_committed client sees a decision only when the enforcer's transaction "
