@@ -37,14 +37,9 @@ final class BrokerJvm implements AutoCloseable {
         int controllerPort = EmbeddedKafka.freePort();
         List<String> jvm = new ArrayList<>(JVM_OPTIONS);
         jvm.add("-Xlog:gc*:file=" + log.resolveSibling(log.getFileName() + ".gc") + ":time,tags");
-        ChildJvm process = ChildJvm.start("the broker", jvm, BrokerJvm.class.getName(),
-                List.of(dataDir.toString(), Integer.toString(port), Integer.toString(controllerPort)), log);
-        try {
-            process.awaitLine(READY, READY_TIMEOUT);
-        } catch (RuntimeException | InterruptedException e) {
-            process.close();
-            throw e;
-        }
+        ChildJvm process = ChildJvm.startAndAwait("the broker", jvm, BrokerJvm.class.getName(),
+                List.of(dataDir.toString(), Integer.toString(port), Integer.toString(controllerPort)), log, READY,
+                READY_TIMEOUT);
         return new BrokerJvm(process, "localhost:" + port);
     }
 

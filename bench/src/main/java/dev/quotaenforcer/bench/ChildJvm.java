@@ -82,6 +82,19 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** {@link #start}, then waits for {@code ready} in its log; closes it if that fails. */
+    static ChildJvm startAndAwait(String what, List<String> jvmOptions, String mainClass, List<String> args, Path log,
+                                  String ready, Duration timeout) throws InterruptedException {
+        ChildJvm process = start(what, jvmOptions, mainClass, args, log);
+        try {
+            process.awaitLine(ready, timeout);
+        } catch (RuntimeException | InterruptedException e) {
+            process.close();
+            throw e;
+        }
+        return process;
+    }
+
     long pid() {
         return process.pid();
     }

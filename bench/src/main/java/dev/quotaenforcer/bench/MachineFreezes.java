@@ -43,15 +43,9 @@ final class MachineFreezes implements AutoCloseable {
     /** Starts the meter, its output in {@code log}, and waits until every core's thread runs. */
     static MachineFreezes start(Path log) throws InterruptedException {
         // A small heap and a collector without concurrent threads: the meter allocates only when it logs.
-        ChildJvm process = ChildJvm.start("the machine freeze meter", List.of("-Xmx32m", "-XX:+UseSerialGC"),
-                MachineFreezes.class.getName(), List.of(), log);
-        try {
-            process.awaitLine(READY, READY_TIMEOUT);
-        } catch (RuntimeException | InterruptedException e) {
-            process.close();
-            throw e;
-        }
-        return new MachineFreezes(process);
+        return new MachineFreezes(ChildJvm.startAndAwait("the machine freeze meter",
+                List.of("-Xmx32m", "-XX:+UseSerialGC"), MachineFreezes.class.getName(), List.of(), log, READY,
+                READY_TIMEOUT));
     }
 
     /** The freezes of at least {@code minimumMs} that overlap {@code [fromEpochMs, toEpochMs]}, logged so far. */
