@@ -36,6 +36,10 @@ import org.apache.kafka.common.utils.Time;
 public final class EmbeddedKafka implements AutoCloseable {
 
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    /** The broker setting that says how soon it retries adding a partition to a transaction still completing. */
+    public static final String ADD_PARTITIONS_RETRY_BACKOFF_MS_CONFIG = "add.partitions.to.txn.retry.backoff.ms";
+    /** The embedded broker's value of it: the least Kafka allows (its default is 20 ms). */
+    public static final int ADD_PARTITIONS_RETRY_BACKOFF_MS = 1;
 
     private final KafkaRaftServer server;
     private final String bootstrapServers;
@@ -134,6 +138,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         props.put("group.initial.rebalance.delay.ms", "0");
         props.put("num.partitions", "1");
         props.put("auto.create.topics.enable", "false");
+        // Under transactions v2 the broker adds a partition to a producer's new transaction when the first
+        // records for it arrive; while the last commit's markers are still being written it retries that
+        // after this back-off, and holds the records meanwhile. Kafka's 20 ms then held the first decisions
+        // after most commits (docs/tuning.md); a retry is a call to the local transaction coordinator.
+        props.put(ADD_PARTITIONS_RETRY_BACKOFF_MS_CONFIG, Integer.toString(ADD_PARTITIONS_RETRY_BACKOFF_MS));
         return props;
     }
 
