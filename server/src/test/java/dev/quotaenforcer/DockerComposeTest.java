@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.quotaenforcer.broker.EmbeddedKafka;
 import dev.quotaenforcer.cli.QuotaEnforcerCommand;
 import dev.quotaenforcer.config.EnforcerConfig;
 import dev.quotaenforcer.config.Settings;
@@ -122,6 +123,9 @@ class DockerComposeTest {
                     + "the transaction log to be creatable)");
         }
         assertEquals("false", props.getProperty("auto.create.topics.enable"), "topics come from topics/ only");
+        assertEquals(Integer.toString(EmbeddedKafka.ADD_PARTITIONS_RETRY_BACKOFF_MS),
+                props.getProperty(EmbeddedKafka.ADD_PARTITIONS_RETRY_BACKOFF_MS_CONFIG),
+                "the broker retries adding a partition to a completing transaction as soon as the embedded broker does");
         String dataDir = props.getProperty("log.dirs");
         assertTrue(volumeTargets(BROKER).contains(dataDir), "the broker's log.dirs " + dataDir + " is a volume");
     }

@@ -15,7 +15,7 @@ public final class Bench {
     public static List<Scenario> scenarios() {
         LatencyScenario latency = new LatencyScenario();
         return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario(), new StateScenario(),
-                new FloodScenario(), latency, new RedisScenario(latency));
+                new FloodScenario(), latency, new RedisScenario(latency), new CommitWaitScenario());
     }
 
     private Bench() {

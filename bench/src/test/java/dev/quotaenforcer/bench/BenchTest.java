@@ -19,7 +19,7 @@ class BenchTest {
 
     @Test
     void selectsNamedScenariosInRunOrderAndAllWhenNoneAreNamed() {
-        assertEquals(List.of("accuracy", "algorithms", "throughput", "state", "flood", "latency", "redis"), Bench.select(List.of()).stream().map(Scenario::name).toList());
+        assertEquals(List.of("accuracy", "algorithms", "throughput", "state", "flood", "latency", "redis", "commit-wait"), Bench.select(List.of()).stream().map(Scenario::name).toList());
         assertEquals(List.of("accuracy", "algorithms"),
                 Bench.select(List.of("algorithms", "accuracy")).stream().map(Scenario::name).toList());
         assertEquals(List.of("accuracy"), Bench.select(List.of("accuracy")).stream().map(Scenario::name).toList());
@@ -28,7 +28,7 @@ class BenchTest {
     @Test
     void anUnknownScenarioIsTheUsersErrorNamingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bench.select(List.of("speed")));
-        assertEquals("unknown scenario speed; known: accuracy, algorithms, throughput, state, flood, latency, redis", e.getMessage());
+        assertEquals("unknown scenario speed; known: accuracy, algorithms, throughput, state, flood, latency, redis, commit-wait", e.getMessage());
     }
 
     @Test
