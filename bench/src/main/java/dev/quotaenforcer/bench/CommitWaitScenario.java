@@ -145,8 +145,9 @@ public final class CommitWaitScenario implements Scenario {
         result.note("Each broker is a single node of this machine, started for its turn with the embedded broker's settings "
                 + "but for the back-off; " + commits + " commits per row and turn after " + WARMUP_COMMITS + " unmeasured, "
                 + "and both turns of a row pooled. The producer sends with no linger and Kafka's acknowledgement of all "
-                + "replicas. The enforcer's first decisions after each commit, and its changelog's first record, meet this "
-                + "wait; at 5k/s a 100 ms commit interval puts a commit's first 5 ms at about 5% of its decisions.");
+                + "replicas. The enforcer's first decisions after each commit, and its changelog's first record, go out after its "
+                + EnforcerConfig.PRODUCER_LINGER_MS + " ms linger and meet this wait when the commit's markers take longer than "
+                + "that; at 5k/s a 100 ms commit interval puts a commit's first 5 ms at about 5% of its decisions.");
         return result.build();
     }
 
