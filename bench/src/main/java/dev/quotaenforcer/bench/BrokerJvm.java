@@ -43,6 +43,11 @@ final class BrokerJvm implements AutoCloseable {
         return new BrokerJvm(process, "localhost:" + port);
     }
 
+    /** The broker's CPU so far, every thread, in ns; NaN where the platform cannot tell. */
+    double cpuNanos() {
+        return process.cpuNanos();
+    }
+
     String bootstrapServers() {
         return bootstrapServers;
     }

@@ -99,6 +99,11 @@ final class ChildJvm implements AutoCloseable {
         return process.pid();
     }
 
+    /** The process's CPU so far, every thread, in ns; NaN where the platform cannot tell. */
+    double cpuNanos() {
+        return process.info().totalCpuDuration().map(cpu -> (double) cpu.toNanos()).orElse(Double.NaN);
+    }
+
     /** Seconds since the process was started. */
     double secondsSinceStart() {
         return (System.nanoTime() - startNanos) / 1e9;

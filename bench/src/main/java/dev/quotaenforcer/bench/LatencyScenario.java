@@ -101,11 +101,12 @@ public final class LatencyScenario implements Scenario {
      *                        every decision behind it as long
      * @param turnP99Ms       the p99 of each turn pooled in {@code result}, in the order they ran
      * @param commits         what the commits during those turns spent in Kafka's calls
+     * @param cpu             where the CPU went during those turns, warm-ups and drains included
      * @param frozen          the turns a core of the machine stopped in, measured again and left out of the rest
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
                     double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions,
-                    FrozenTurns frozen) {
+                    TurnCpu cpu, FrozenTurns frozen) {
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)
@@ -227,7 +228,7 @@ public final class LatencyScenario implements Scenario {
             for (List<Setup> group : GROUPS) {
                 List<Setup> measuredNow = group.stream().filter(s -> focus.measures(s, context.quick())).toList();
                 if (!measuredNow.isEmpty()) {
-                    runs.addAll(measure(context, cluster, machine, measuredNow,
+                    runs.addAll(measure(context, cluster, broker, machine, measuredNow,
                             runs.isEmpty() ? jvmWarmup : applicationWarmup, applicationWarmup, warmup, length, work));
                 }
             }
@@ -252,6 +253,10 @@ public final class LatencyScenario implements Scenario {
 
     /** One setup of a group while it runs: what answers it, on its own topics, and what its gateway asked. */
     private record Live(Setup setup, Topics topics, Answering answering, SplittableRandom keys, AtomicLong asked) {
+
+        String application() {
+            return applicationId(setup);
+        }
     }
 
     /**
@@ -281,7 +286,7 @@ public final class LatencyScenario implements Scenario {
      *                    load: the JVM's warm-up for the run's first group, the application's own for the others
      * @param warmupAfter the same for the group's other setups
      */
-    private List<Measured> measure(BenchContext context, Map<String, Object> cluster, MachineFreezes machine,
+    private List<Measured> measure(BenchContext context, Map<String, Object> cluster, BrokerJvm broker, MachineFreezes machine,
                                    List<Setup> group, Duration firstWarmup, Duration warmupAfter, Duration warmup,
                                    Duration length, Path work) throws Exception {
         List<Live> live = new ArrayList<>();
@@ -315,7 +320,7 @@ public final class LatencyScenario implements Scenario {
                         List<Live> sharing = live.stream().filter(l -> l.setup().readers().contains(isolation)
                                 && l.setup().loads().contains(load)).toList();
                         if (!sharing.isEmpty()) {
-                            runs.addAll(measureInTurns(context, machine, sharing,
+                            runs.addAll(measureInTurns(context, broker, machine, sharing,
                                     setup -> clients.get(setup).get(isolation), isolation, load, warmup,
                                     sharing.size() > 1 ? length.dividedBy(2) : length));
                         }
@@ -334,7 +339,7 @@ public final class LatencyScenario implements Scenario {
      * Each setup's figures at one load and isolation level, its {@link #turns} pooled. A turn during which a core of
      * the machine stopped is measured again at once, as the same setup's next turn.
      */
-    private List<Measured> measureInTurns(BenchContext context, MachineFreezes machine, List<Live> sharing,
+    private List<Measured> measureInTurns(BenchContext context, BrokerJvm broker, MachineFreezes machine, List<Live> sharing,
                                           Function<Live, QuotaClient> clients, IsolationLevel isolation, int load,
                                           Duration warmup, Duration turnLength) throws InterruptedException {
         Map<Live, List<OpenLoop.Result>> results = new HashMap<>();
@@ -342,6 +347,7 @@ public final class LatencyScenario implements Scenario {
         Map<Live, Double> punctuationMs = new HashMap<>();
         Map<Live, CommitTimes> commits = new HashMap<>();
         Map<Live, TurnInterruptions> interruptions = new HashMap<>();
+        Map<Live, TurnCpu> cpu = new HashMap<>();
         Map<Live, List<OpenLoop.Result>> frozen = new HashMap<>();
         Map<Live, Integer> frozenKept = new HashMap<>();
         List<Live> planned = turns(sharing, focus.rounds(load, sharing.size(), context.quick()));
@@ -351,6 +357,7 @@ public final class LatencyScenario implements Scenario {
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
             CommitTimes before = CommitTimes.of(setup.answering().streams());
             TurnInterruptions interruptedBefore = TurnInterruptions.of(setup.answering().streams());
+            TurnCpu cpuBefore = TurnCpu.of(setup.application(), setup.asked().get(), broker);
             long measuredFrom = System.currentTimeMillis() + warmup.toMillis();
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
                     asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
@@ -369,6 +376,7 @@ public final class LatencyScenario implements Scenario {
                 commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
                 interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
                         TurnInterruptions::plus);
+                cpu.merge(setup, TurnCpu.of(setup.application(), setup.asked().get(), broker).since(cpuBefore), TurnCpu::plus);
                 results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
                 KafkaStreams streams = setup.answering().streams();
                 commitPerTaskMs.merge(setup, longestThreadMetric(streams, "commit-latency-max"), Math::max);
@@ -393,7 +401,7 @@ public final class LatencyScenario implements Scenario {
             every.addAll(again);
             Measured run = new Measured(setup.setup(), isolation, result, commitPerTaskMs.get(setup),
                     punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup),
-                    interruptions.get(setup), new FrozenTurns(again.stream().map(r -> r.latency().p99Ms()).toList(),
+                    interruptions.get(setup), cpu.get(setup), new FrozenTurns(again.stream().map(r -> r.latency().p99Ms()).toList(),
                     frozenKept.getOrDefault(setup, 0), OpenLoop.Result.pooled(every).latency().p99Ms()));
             context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                     + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
@@ -405,7 +413,7 @@ public final class LatencyScenario implements Scenario {
                     + Numbers.of(run.punctuationMs()) + " ms, per commit " + perCommit(run.commits()) + " ms, "
                     + collections(run.interruptions()) + " JVM collections / ms, "
                     + Numbers.of(run.interruptions().retriedRecords()) + " records sent again, "
-                    + Numbers.of(run.interruptions().compilingMs()) + " ms compiling");
+                    + Numbers.of(run.interruptions().compilingMs()) + " ms compiling, CPU per request " + cpuPerRequest(run.cpu()));
             runs.add(run);
         }
         return runs;
@@ -417,9 +425,20 @@ public final class LatencyScenario implements Scenario {
                 + Numbers.of(commits.commitMsPerCommit());
     }
 
+    /** CPU per request in µs of the application, the rest of this JVM and the broker, and how busy the machine was. */
+    static String cpuPerRequest(TurnCpu cpu) {
+        return Numbers.of(cpu.applicationMicros()) + " / " + Numbers.of(cpu.restOfJvmMicros()) + " / "
+                + Numbers.of(cpu.brokerMicros()) + "; " + Numbers.of(100 * cpu.machineBusy()) + "%";
+    }
+
     /** The JVM's collections during a setup's turns and their time in ms. */
     static String collections(TurnInterruptions interruptions) {
         return Numbers.of(interruptions.collections()) + " / " + Numbers.of(interruptions.collectionMs());
+    }
+
+    /** A setup's application id, which every thread of its application carries in its name. */
+    private static String applicationId(Setup setup) {
+        return "bench-" + prefix(setup);
     }
 
     /** The prefix of a setup's topics and application id, so no two setups share either. */
@@ -442,7 +461,7 @@ public final class LatencyScenario implements Scenario {
         new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
         Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
         settings.putAll(cluster);
-        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench-" + prefix);
+        settings.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId(setup));
         settings.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, setup.guarantee());
         settings.put(StreamsConfig.STATE_DIR_CONFIG, work.resolve(prefix).toString());
         settings.put(EnforcerConfig.TOPIC_PREFIX_CONFIG, prefix);
@@ -614,6 +633,10 @@ public final class LatencyScenario implements Scenario {
                     .figure(id + ".collectionMs", run.interruptions().collectionMs(), "ms")
                     .figure(id + ".retriedRecords", run.interruptions().retriedRecords(), "records")
                     .figure(id + ".compilingMs", run.interruptions().compilingMs(), "ms")
+                    .figure(id + ".applicationCpuMicrosPerRequest", run.cpu().applicationMicros(), "µs")
+                    .figure(id + ".restOfJvmCpuMicrosPerRequest", run.cpu().restOfJvmMicros(), "µs")
+                    .figure(id + ".brokerCpuMicrosPerRequest", run.cpu().brokerMicros(), "µs")
+                    .figure(id + ".machineBusyShare", run.cpu().machineBusy(), "share")
                     .figure(id + ".turnsMeasuredAgain", run.frozen().measuredAgainP99Ms().size(), "turns")
                     .figure(id + ".frozenTurnsKept", run.frozen().kept(), "turns")
                     .figure(id + ".everyTurnP99Ms", run.frozen().everyTurnP99Ms(), "ms");
@@ -623,7 +646,7 @@ public final class LatencyScenario implements Scenario {
                     Long.toString(r.failed() + r.unanswered()), Numbers.of(r.sendLagMs()), Numbers.of(run.commitPerTaskMs()),
                     perCommit(run.commits()), Numbers.of(run.punctuationMs()), collections(run.interruptions()),
                     Numbers.of(run.interruptions().retriedRecords()), Numbers.of(run.interruptions().compilingMs()),
-                    frozenTurns(run.frozen()), Numbers.of(run.frozen().everyTurnP99Ms())));
+                    cpuPerRequest(run.cpu()), frozenTurns(run.frozen()), Numbers.of(run.frozen().everyTurnP99Ms())));
             String label = run.label() + " @" + (long) r.offeredPerSecond() / 1000 + "k/s";
             p50.add(new Chart.Bar(label, latency.p50Ms(), 0));
             p99.add(new Chart.Bar(label, latency.p99Ms(), 0));
@@ -637,6 +660,7 @@ public final class LatencyScenario implements Scenario {
                         "per commit: producer flush / offsets / transaction commit, ms", "longest punctuation, ms",
                         "JVM collections in its turns / ms they took", "records its producer sent again",
                         "ms the JIT compilers worked in its turns",
+                        "CPU per request, µs: application / rest of this JVM / broker; machine busy",
                         "turns measured again: a core stopped " + FREEZE_MS + " ms or more (their p99s)",
                         "p99 with those turns"), rows));
         result.chart(new Chart("p50", "ms", p50));
@@ -730,6 +754,12 @@ public final class LatencyScenario implements Scenario {
                 + "producer's and thread's cumulative metrics over the row's turns: the producer flush, which waits for "
                 + "every record sent so far, those the tasks wrote as the commit was prepared among them; sending the "
                 + "input offsets to the transaction; committing it. At-least-once has no transaction: its flush only.");
+        result.note("'CPU per request' divides the CPU used during a row's turns, warm-ups and drains included, by the "
+                + "requests asked in them: of the application's threads (every thread named with its application id), "
+                + "of the rest of this JVM (the gateway client, the JIT compilers, the collector, and the application "
+                + "waiting for its turn), and of the broker's JVM; beside them, the share of the machine's core time "
+                + "that was busy (/proc/stat, the host's steal left out). On two cores a busy machine makes every "
+                + "request queue for one, so a setup's tail grows with the CPU of everything, not its own alone.");
         result.note("For scale: envoy's ratelimit service reports about 5 ms p99 against Redis at 500 requests/s; the "
                 + "redis scenario measures a Redis + Lua limiter on this machine at the same loads.");
         return result.build();

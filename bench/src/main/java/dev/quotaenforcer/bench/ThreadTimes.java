@@ -54,7 +54,8 @@ record ThreadTimes(long streamThreadCpuNanos, long processCpuNanos, double block
                 ? TimeUnit.MILLISECONDS.toNanos(compilers.getTotalCompilationTime()) : 0;
     }
 
-    private static long processCpuSoFar() {
+    /** This JVM's CPU so far, every thread, in ns; 0 where the JVM cannot tell. */
+    static long processCpuSoFar() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : 0;
     }

@@ -13,6 +13,9 @@ import org.junit.jupiter.api.Test;
 
 class LatencyScenarioTest {
 
+    /** 60,000 requests: 1.5 s of the application's CPU, 4.5 s of this JVM's, 9 s of the broker's; 3 of 4 ticks busy. */
+    private static final TurnCpu CPU = new TurnCpu(60_000, 1.5e9, 4.5e9, 9e9, 300, 400);
+
     private static OpenLoop.Result measured(int load, double p99Ms) {
         return new OpenLoop.Result(load, new LatencySummary(load * 3L, p99Ms / 4, p99Ms, p99Ms * 2, p99Ms * 3), load * 3L,
                 load * 3L, 0, 0, 0, load, 0.5, new Histogram(3));
@@ -27,7 +30,7 @@ class LatencyScenarioTest {
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, p99), 12, 3,
                             setup.tuning() ? List.of(p99) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
-                            new TurnInterruptions(5, 22, 0, 30), LatencyScenario.FrozenTurns.none(p99)));
+                            new TurnInterruptions(5, 22, 0, 30), CPU, LatencyScenario.FrozenTurns.none(p99)));
                 }
             }
         }
@@ -86,7 +89,7 @@ class LatencyScenarioTest {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") && run.result().offeredPerSecond() == 5000
                         ? new LatencyScenario.Measured(run.setup(), run.replies(), run.result(), 12, 3, run.turnP99Ms(),
-                        run.commits(), run.interruptions(), new LatencyScenario.FrozenTurns(List.of(110.0, 95.0), 1, 30))
+                        run.commits(), run.interruptions(), run.cpu(), new LatencyScenario.FrozenTurns(List.of(110.0, 95.0), 1, 30))
                         : run)
                 .toList();
 
@@ -106,11 +109,25 @@ class LatencyScenarioTest {
     }
 
     @Test
+    void showsEachRowsCpuPerRequestOfTheApplicationTheRestOfTheJvmAndTheBrokerBesideHowBusyTheMachineWas() {
+        ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
+                Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));
+
+        Table table = result.tables().get(0);
+        int column = table.columns().indexOf("CPU per request, µs: application / rest of this JVM / broker; machine busy");
+        assertEquals("25 / 50 / 150; 75%", table.rows().get(0).get(column));
+        assertEquals(25, result.figures().get("alos.5000.applicationCpuMicrosPerRequest").value());
+        assertEquals(50, result.figures().get("alos.5000.restOfJvmCpuMicrosPerRequest").value());
+        assertEquals(150, result.figures().get("alos.5000.brokerCpuMicrosPerRequest").value());
+        assertEquals(0.75, result.figures().get("alos.5000.machineBusyShare").value());
+    }
+
+    @Test
     void aMissedTargetIsReportedMissed() {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
                         measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits(),
-                        run.interruptions(), LatencyScenario.FrozenTurns.none(120)) : run)
+                        run.interruptions(), run.cpu(), LatencyScenario.FrozenTurns.none(120)) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
