@@ -58,19 +58,28 @@ final class FieldJsonSerde<T> implements Serde<T> {
     private static final JsonBytes.Name RATE_LIMIT_HEADER = JsonBytes.Name.of(RateLimitHeaders.RATE_LIMIT);
     private static final byte[] RESET_PART = ";t=".getBytes(StandardCharsets.US_ASCII);
 
-    /**
-     * Each thread's buffer, reused record after record: a new buffer per decision, and a second of twice
-     * the size once the decision outgrew it, were a sixth of what the deciding thread allocated.
-     */
-    private static final ThreadLocal<JsonBytes> BUFFERS = ThreadLocal.withInitial(JsonBytes::new);
+    /** Each thread's buffer and the value it wrote last ({@link Scratch}). */
+    private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
     /** A buffer grown past this by an outsized record is let go rather than kept for the thread's life. */
     private static final int MAX_KEPT_BYTES = 64 * 1024;
+
+    /**
+     * A thread's buffer, reused record after record: a new buffer per decision, and a second of twice the
+     * size once the decision outgrew it, were a sixth of what the deciding thread allocated. Beside it, the
+     * value whose bytes the buffer holds: a decision goes to the decisions topic and then, as its reply, to
+     * the gateway waiting for it, and is written once for both, its bytes copied again for the reply. Matched
+     * by identity, as values are immutable records and each type has one writer.
+     */
+    private static final class Scratch {
+        final JsonBytes json = new JsonBytes();
+        Object lastValue;
+    }
 
     private final Supplier<Fields<T>> fields;
     private final JsonSerde<T> reader;
 
     /** @param fields a writer per serializer: one may keep the text of strings it wrote (see {@link Repeated}) */
-    private FieldJsonSerde(Class<T> type, Supplier<Fields<T>> fields) {
+    FieldJsonSerde(Class<T> type, Supplier<Fields<T>> fields) {
         this.fields = fields;
         this.reader = new JsonSerde<>(type);
     }
@@ -90,11 +99,19 @@ final class FieldJsonSerde<T> implements Serde<T> {
             if (value == null) {
                 return null;
             }
-            JsonBytes json = BUFFERS.get().reset().startObject();
+            Scratch scratch = SCRATCH.get();
+            if (value == scratch.lastValue) {
+                return scratch.json.toByteArray();
+            }
+            // Cleared first: a writer that throws leaves part of a record in the buffer.
+            scratch.lastValue = null;
+            JsonBytes json = scratch.json.reset().startObject();
             writer.write(value, json);
             byte[] written = json.endObject().toByteArray();
             if (json.capacity() > MAX_KEPT_BYTES) {
-                BUFFERS.remove();
+                SCRATCH.remove();
+            } else {
+                scratch.lastValue = value;
             }
             return written;
         };

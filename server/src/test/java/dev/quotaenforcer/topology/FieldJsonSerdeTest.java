@@ -1,7 +1,10 @@
 package dev.quotaenforcer.topology;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.quotaenforcer.engine.RateLimitHeaders;
 import dev.quotaenforcer.event.Decision;
@@ -150,6 +153,99 @@ class FieldJsonSerdeTest {
             assertEquals(new String(generic.serializer().serialize("t", decision), StandardCharsets.UTF_8),
                     new String(serializer.serialize("t", decision), StandardCharsets.UTF_8));
         }
+    }
+
+    @Test
+    void aDecisionWrittenForTheDecisionsTopicAndThenAsItsReplyIsWrittenOnce() {
+        Serializer<Decision> decisions = FieldJsonSerde.decisions().serializer();
+        Serializer<Decision> replies = FieldJsonSerde.decisions().serializer();
+        Instant at = Instant.parse("2026-12-07T10:00:00.123Z");
+        Decision decision = new Decision("r-1", "k-1", "pro", true, Reason.OK, "per-minute", 100, 99, 60, 0, 0, at, Map.of());
+
+        byte[] record = decisions.serialize("quota.decisions", decision);
+
+        assertArrayEquals(record, replies.serialize("quota.replies", decision));
+    }
+
+    @Test
+    void aValueWrittenAgainRightAfterIsCopiedFromTheBufferAndOtherwiseWrittenAgain() {
+        int[] writes = {0};
+        FieldJsonSerde<KeyUsage> counting = new FieldJsonSerde<>(KeyUsage.class, () -> (usage, json) -> {
+            writes[0]++;
+            json.field("apiKey").string(usage.apiKey());
+        });
+        Serializer<KeyUsage> first = counting.serializer();
+        Serializer<KeyUsage> second = counting.serializer();
+        KeyUsage usage = new KeyUsage("k-1", "pro", 100, Instant.parse("2026-12-07T10:00:00Z"), 3, 1, 3, 1, 0);
+        KeyUsage equal = new KeyUsage("k-1", "pro", 100, Instant.parse("2026-12-07T10:00:00Z"), 3, 1, 3, 1, 0);
+
+        byte[] written = first.serialize("t", usage);
+        byte[] copied = second.serialize("t", usage);
+        byte[] equalWritten = first.serialize("t", equal);
+
+        assertEquals("{\"apiKey\":\"k-1\"}", new String(written, StandardCharsets.UTF_8));
+        assertArrayEquals(written, copied);
+        assertNotSame(written, copied);
+        assertArrayEquals(written, equalWritten);
+        assertEquals(2, writes[0]);
+    }
+
+    @Test
+    void aValueWrittenBeforeAWriteThatFailedIsWrittenAgainNotTakenFromThePartBuffered() {
+        FieldJsonSerde<KeyUsage> failing = new FieldJsonSerde<>(KeyUsage.class, () -> (usage, json) -> {
+            json.field("apiKey").string(usage.apiKey());
+            if (usage.plan() == null) {
+                throw new IllegalStateException("no plan");
+            }
+            json.field("plan").string(usage.plan());
+        });
+        Serializer<KeyUsage> serializer = failing.serializer();
+        KeyUsage usage = new KeyUsage("k-1", "pro", 100, Instant.parse("2026-12-07T10:00:00Z"), 3, 1, 3, 1, 0);
+        KeyUsage planless = new KeyUsage("k-2", null, 100, Instant.parse("2026-12-07T10:00:00Z"), 3, 1, 3, 1, 0);
+
+        serializer.serialize("t", usage);
+        assertThrows(IllegalStateException.class, () -> serializer.serialize("t", planless));
+
+        assertEquals("{\"apiKey\":\"k-1\",\"plan\":\"pro\"}",
+                new String(serializer.serialize("t", usage), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void anEqualDecisionOrOneWrittenBeforeTheLastIsWrittenAnew() {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        JsonSerde<Decision> generic = new JsonSerde<>(Decision.class);
+        Instant at = Instant.parse("2026-12-07T10:00:00.123Z");
+        Decision first = new Decision("r-1", "k-1", "pro", true, Reason.OK, "per-minute", 100, 99, 60, 0, 0, at, Map.of());
+        Decision equal = new Decision("r-1", "k-1", "pro", true, Reason.OK, "per-minute", 100, 99, 60, 0, 0, at, Map.of());
+        Decision other = new Decision("r-2", "k-1", "pro", false, Reason.RATE_LIMITED, "per-minute", 100, 0, 60, 60, 0, at,
+                Map.of());
+
+        byte[] written = serializer.serialize("t", first);
+        byte[] again = serializer.serialize("t", equal);
+        byte[] otherWritten = serializer.serialize("t", other);
+        byte[] firstAgain = serializer.serialize("t", first);
+
+        assertNotSame(written, again);
+        assertArrayEquals(written, again);
+        assertNotSame(written, firstAgain);
+        assertArrayEquals(written, firstAgain);
+        assertArrayEquals(generic.serializer().serialize("t", other), otherWritten);
+    }
+
+    @Test
+    void aValueWrittenOnAnotherThreadIsWrittenAgainOnThisOne() throws InterruptedException {
+        Serializer<Decision> serializer = FieldJsonSerde.decisions().serializer();
+        Instant at = Instant.parse("2026-12-07T10:00:00.123Z");
+        Decision decision = new Decision("r-1", "k-1", "pro", true, Reason.OK, "per-minute", 100, 99, 60, 0, 0, at, Map.of());
+        byte[][] there = new byte[1][];
+        Thread other = new Thread(() -> there[0] = serializer.serialize("t", decision));
+        other.start();
+        other.join();
+
+        byte[] here = serializer.serialize("t", decision);
+
+        assertNotSame(there[0], here);
+        assertArrayEquals(there[0], here);
     }
 
     @Test
