@@ -253,10 +253,6 @@ public final class LatencyScenario implements Scenario {
 
     /** One setup of a group while it runs: what answers it, on its own topics, and what its gateway asked. */
     private record Live(Setup setup, Topics topics, Answering answering, SplittableRandom keys, AtomicLong asked) {
-
-        String application() {
-            return applicationId(setup);
-        }
     }
 
     /**
@@ -357,7 +353,7 @@ public final class LatencyScenario implements Scenario {
             String ids = setup.setup().id() + "-" + isolation + "-" + load + "-" + turn + "-";
             CommitTimes before = CommitTimes.of(setup.answering().streams());
             TurnInterruptions interruptedBefore = TurnInterruptions.of(setup.answering().streams());
-            TurnCpu cpuBefore = TurnCpu.of(setup.application(), setup.asked().get(), broker);
+            TurnCpu cpuBefore = TurnCpu.of(applicationId(setup.setup()), setup.asked().get(), broker);
             long measuredFrom = System.currentTimeMillis() + warmup.toMillis();
             OpenLoop.Result result = OpenLoop.run(load, warmup, turnLength, DRAIN,
                     asking(clients.apply(setup), setup.keys(), setup.asked(), ids));
@@ -376,7 +372,7 @@ public final class LatencyScenario implements Scenario {
                 commits.merge(setup, CommitTimes.of(setup.answering().streams()).since(before), CommitTimes::plus);
                 interruptions.merge(setup, TurnInterruptions.of(setup.answering().streams()).since(interruptedBefore),
                         TurnInterruptions::plus);
-                cpu.merge(setup, TurnCpu.of(setup.application(), setup.asked().get(), broker).since(cpuBefore), TurnCpu::plus);
+                cpu.merge(setup, TurnCpu.of(applicationId(setup.setup()), setup.asked().get(), broker).since(cpuBefore), TurnCpu::plus);
                 results.computeIfAbsent(setup, l -> new ArrayList<>()).add(result);
                 KafkaStreams streams = setup.answering().streams();
                 commitPerTaskMs.merge(setup, longestThreadMetric(streams, "commit-latency-max"), Math::max);

@@ -22,8 +22,6 @@ record TurnCpu(long requests, double applicationNanos, double jvmNanos, double b
                double elapsedTicks) {
 
     private static final Path MACHINE = Path.of("/proc/stat");
-    /** The columns of /proc/stat's first line that count as idle: idle and iowait. */
-    private static final List<Integer> IDLE_COLUMNS = List.of(3, 4);
 
     /**
      * The counters so far.
@@ -85,19 +83,12 @@ record TurnCpu(long requests, double applicationNanos, double jvmNanos, double b
             }
             long[] columns = Arrays.stream(lines.get(0).substring(4).trim().split("\\s+")).mapToLong(Long::parseLong)
                     .toArray();
-            long elapsed = 0;
-            long idle = 0;
-            // Guest and guest-nice (columns 8 and 9) are already counted in user and nice.
-            for (int i = 0; i < Math.min(columns.length, 8); i++) {
-                elapsed += columns[i];
-                idle += IDLE_COLUMNS.contains(i) ? columns[i] : 0;
-            }
-            // Steal is time the host took from the machine: neither this machine's work nor its idle time.
-            long steal = columns.length > 7 ? columns[7] : 0;
-            return new long[] {elapsed - idle - steal, elapsed};
+            long elapsed = Arrays.stream(columns, 0, Math.min(columns.length, 8)).sum();
+            // Idle, iowait and steal (time the host took from the machine) are not this machine's work.
+            long notBusy = columns[3] + columns[4] + (columns.length > 7 ? columns[7] : 0);
+            return new long[] {elapsed - notBusy, elapsed};
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
-
 }

@@ -156,7 +156,7 @@ class FieldJsonSerdeTest {
     }
 
     @Test
-    void aDecisionWrittenForTheDecisionsTopicAndThenAsItsReplyIsWrittenOnce() {
+    void aDecisionWrittenForTheDecisionsTopicGetsTheSameBytesAsItsReply() {
         Serializer<Decision> decisions = FieldJsonSerde.decisions().serializer();
         Serializer<Decision> replies = FieldJsonSerde.decisions().serializer();
         Instant at = Instant.parse("2026-12-07T10:00:00.123Z");
