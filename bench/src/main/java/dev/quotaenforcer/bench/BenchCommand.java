@@ -63,13 +63,19 @@ final class BenchCommand implements Callable<Integer> {
                     + "echo, echo, enforcer in each), 1 to 50. Default: ${DEFAULT-VALUE}.")
     int latencyRounds;
 
+    @Option(names = "--latency-echo-idle-topics", paramLabel = "N", defaultValue = "0",
+            description = "Topics of 6 partitions, never written, that the latency scenario's reply echo reads beside the "
+                    + "requests, 0 to 20: 5 give it 36 input partitions, about as many as the enforcer reads, most of them "
+                    + "empty. Default: ${DEFAULT-VALUE}.")
+    int latencyEchoIdleTopics;
+
     @Override
     public Integer call() throws Exception {
         List<Scenario> chosen = Bench.select(scenarios);
         // A misspelt or invalid setting fails here, not minutes later when a scenario starts its enforcer.
         Settings.load(null, Map.of(), set)
                 .with(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092", "the benchmark's own broker").validate();
-        LatencyFocus focus = new LatencyFocus(latencySetups, latencyLoads, latencyRounds);
+        LatencyFocus focus = new LatencyFocus(latencySetups, latencyLoads, latencyRounds, latencyEchoIdleTopics);
         BenchReport report = Bench.run(chosen, new BenchContext(quick, seed, out,
                 new Progress(spec.commandLine().getErr()), set, focus));
         report.scenarios().forEach(scenario -> scenario.targets().forEach(target -> spec.commandLine().getOut()

@@ -27,7 +27,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.streams.KafkaStreams;
@@ -106,7 +108,12 @@ public final class LatencyScenario implements Scenario {
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
                     double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions,
-                    TurnCpu cpu, FrozenTurns frozen) {
+                    TurnCpu cpu, FrozenTurns frozen, int echoIdlePartitions) {
+
+        Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs, double punctuationMs,
+                 List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions, TurnCpu cpu, FrozenTurns frozen) {
+            this(setup, replies, result, commitPerTaskMs, punctuationMs, turnP99Ms, commits, interruptions, cpu, frozen, 0);
+        }
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)
@@ -114,8 +121,11 @@ public final class LatencyScenario implements Scenario {
         }
 
         String label() {
-            StringBuilder label = new StringBuilder(setup.responder() == Responder.ECHO ? "reply echo (floor), " : "")
-                    .append(setup.guarantee());
+            StringBuilder label = new StringBuilder(setup.responder() == Responder.ECHO ? "reply echo (floor), " : "");
+            if (setup.responder() == Responder.ECHO && echoIdlePartitions > 0) {
+                label.append("reading ").append(echoIdlePartitions).append(" idle partitions too, ");
+            }
+            label.append(setup.guarantee());
             if (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)) {
                 label.append(", ").append(replies);
             }
@@ -289,7 +299,8 @@ public final class LatencyScenario implements Scenario {
         try {
             for (Setup setup : group) {
                 Topics topics = Topics.withPrefix(prefix(setup));
-                live.add(new Live(setup, topics, start(setup, prepare(context, cluster, setup, topics, work), topics),
+                live.add(new Live(setup, topics, start(setup, prepare(context, cluster, setup, topics, work), topics,
+                        echoIdleTopics(setup)),
                         new SplittableRandom(context.seed()), new AtomicLong()));
             }
             List<Measured> runs = new ArrayList<>();
@@ -398,7 +409,8 @@ public final class LatencyScenario implements Scenario {
             Measured run = new Measured(setup.setup(), isolation, result, commitPerTaskMs.get(setup),
                     punctuationMs.get(setup), own.stream().map(r -> r.latency().p99Ms()).toList(), commits.get(setup),
                     interruptions.get(setup), cpu.get(setup), new FrozenTurns(again.stream().map(r -> r.latency().p99Ms()).toList(),
-                    frozenKept.getOrDefault(setup, 0), OpenLoop.Result.pooled(every).latency().p99Ms()));
+                    frozenKept.getOrDefault(setup, 0), OpenLoop.Result.pooled(every).latency().p99Ms()),
+                    echoIdleTopics(setup.setup()).size() * PARTITIONS);
             context.progress().say(name(), run.label() + " at " + load + "/s: p50 "
                     + Numbers.of(result.latency().p50Ms()) + " ms, p99 " + Numbers.of(result.latency().p99Ms())
                     + " ms (" + Numbers.of(run.frozen().everyTurnP99Ms()) + " with the turns the machine froze, "
@@ -446,13 +458,15 @@ public final class LatencyScenario implements Scenario {
      * Creates a setup's topics and puts the bench plan on them, and returns the enforcer's settings for it: its
      * own topics, state directory and application id.
      */
-    private static Map<String, Object> prepare(BenchContext context, Map<String, Object> cluster, Setup setup,
-                                               Topics topics, Path work) throws Exception {
+    private Map<String, Object> prepare(BenchContext context, Map<String, Object> cluster, Setup setup,
+                                        Topics topics, Path work) throws Exception {
         String prefix = prefix(setup);
         try (Admin admin = Admin.create(cluster)) {
             TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(prefix)
                     .withPartitions(topics.requests().name(), PARTITIONS)
                     .withPartitions(topics.commands().name(), PARTITIONS));
+            List<NewTopic> idle = echoIdleTopics(setup).stream().map(name -> new NewTopic(name, PARTITIONS, (short) 1)).toList();
+            admin.createTopics(idle).all().get();
         }
         new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
         Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
@@ -518,7 +532,16 @@ public final class LatencyScenario implements Scenario {
         };
     }
 
-    private static Answering start(Setup setup, Map<String, Object> settings, Topics topics) throws InterruptedException {
+    /** The topics, never written, that a setup's reply echo reads beside its requests: none but for the echo, as focused. */
+    private List<String> echoIdleTopics(Setup setup) {
+        if (setup.responder() != Responder.ECHO) {
+            return List.of();
+        }
+        return IntStream.range(0, focus.echoIdleTopics()).mapToObj(i -> prefix(setup) + ".idle-" + i).toList();
+    }
+
+    private static Answering start(Setup setup, Map<String, Object> settings, Topics topics, List<String> echoIdleTopics)
+            throws InterruptedException {
         Answering answering;
         boolean ready;
         if (setup.responder() == Responder.ECHO) {
@@ -526,7 +549,7 @@ public final class LatencyScenario implements Scenario {
             // producer defaults among them), so the floor differs from the enforcer only in what is decided.
             Map<String, Object> streamsSettings = new HashMap<>();
             new EnforcerConfig(settings).streamsProperties().forEach((name, value) -> streamsSettings.put((String) name, value));
-            ReplyEcho echo = new ReplyEcho(streamsSettings, topics.requests().name(), topics.replies().name());
+            ReplyEcho echo = new ReplyEcho(streamsSettings, topics.requests().name(), echoIdleTopics, topics.replies().name());
             answering = new Answering(echo.streams(), echo::answered, echo::close);
             ready = echo.awaitRunning(READY_TIMEOUT);
         } else {
@@ -717,7 +740,10 @@ public final class LatencyScenario implements Scenario {
             result.note("This run was focused: " + (focus.setups().isEmpty() ? "every setup" : "setups " + focus.setups())
                     + " at " + (focus.loads().isEmpty() ? "their own loads" : "loads " + focus.loads() + " requests/s")
                     + ", in " + focus.rounds() + " round(s) of turns (enforcer, echo, echo, enforcer in each; a setup "
-                    + "measured alone, one turn per round). The rows of the setups and loads it left out are missing.");
+                    + "measured alone, one turn per round). The rows of the setups and loads it left out are missing."
+                    + (focus.echoIdleTopics() == 0 ? "" : " The reply echo read " + focus.echoIdleTopics() * PARTITIONS
+                    + " partitions of topics nothing wrote to beside the requests', as the enforcer reads partitions of"
+                    + " topics that are nearly always empty: its rows, and the ratios to it, are against that floor."));
         }
         result.note("Latency runs from the time each request was due to be sent (an even schedule at the offered rate) "
                 + "to its decision arriving at the client, so a stall of the client, broker or enforcer counts against "

@@ -2,6 +2,7 @@ package dev.quotaenforcer.bench;
 
 import dev.quotaenforcer.event.ReplyAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,10 +33,16 @@ final class ReplyEcho implements AutoCloseable {
     private final KafkaStreams streams;
     private final AtomicLong answered = new AtomicLong();
 
-    /** @param settings bootstrap servers, application id, state directory, guarantee and any client settings */
-    ReplyEcho(Map<String, Object> settings, String requestsTopic, String replyTopic) {
+    /**
+     * @param settings   bootstrap servers, application id, state directory, guarantee and any client settings
+     * @param idleTopics topics it reads beside the requests, which nothing writes to: their partitions are
+     *                   assigned, fetched and polled like the requests'
+     */
+    ReplyEcho(Map<String, Object> settings, String requestsTopic, List<String> idleTopics, String replyTopic) {
+        List<String> sources = new ArrayList<>(List.of(requestsTopic));
+        sources.addAll(idleTopics);
         Topology topology = new Topology()
-                .addSource("requests", new ByteArrayDeserializer(), new ByteArrayDeserializer(), requestsTopic)
+                .addSource("requests", new ByteArrayDeserializer(), new ByteArrayDeserializer(), sources.toArray(String[]::new))
                 .addProcessor("answer", () -> new Answer(answered), "requests")
                 .addSink("replies", replyTopic, new ByteArraySerializer(), new ByteArraySerializer(),
                         new ToAskedPartition(), "answer");

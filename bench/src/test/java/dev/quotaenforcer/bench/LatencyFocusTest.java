@@ -57,5 +57,17 @@ class LatencyFocusTest {
         assertThrows(IllegalArgumentException.class, () -> new LatencyFocus(Set.of(), Set.of(2_000), 1));
         assertThrows(IllegalArgumentException.class, () -> new LatencyFocus(Set.of(), Set.of(), 0));
         assertThrows(IllegalArgumentException.class, () -> new LatencyFocus(Set.of(), Set.of(), LatencyFocus.MOST_ROUNDS + 1));
+        assertThrows(IllegalArgumentException.class, () -> new LatencyFocus(Set.of(), Set.of(), 1, -1));
+        assertThrows(IllegalArgumentException.class,
+                () -> new LatencyFocus(Set.of(), Set.of(), 1, LatencyFocus.MOST_ECHO_IDLE_TOPICS + 1));
+    }
+
+    @Test
+    void aFloorReadingIdleTopicsIsAFocusedRun() {
+        LatencyFocus wide = new LatencyFocus(Set.of(), Set.of(), 1, 5);
+
+        assertEquals(5, wide.echoIdleTopics());
+        assertFalse(wide.all(), "a full run's floor reads the requests alone");
+        assertEquals(0, LatencyFocus.ALL.echoIdleTopics());
     }
 }

@@ -71,6 +71,17 @@ class LatencyScenarioTest {
     }
 
     @Test
+    void labelsAFloorThatReadIdlePartitionsWithHowMany() {
+        LatencyScenario.Setup echo = LatencyScenario.SETUPS.stream().filter(setup -> setup.id().equals("echo-alos"))
+                .findFirst().orElseThrow();
+        LatencyScenario.Measured wide = new LatencyScenario.Measured(echo, IsolationLevel.READ_COMMITTED, measured(5_000, 2),
+                12, 3, List.of(2.0), new CommitTimes(40, 100e6, 60e6, 20e6), new TurnInterruptions(5, 22, 0, 30), CPU,
+                LatencyScenario.FrozenTurns.none(2), 30);
+
+        assertEquals("reply echo (floor), reading 30 idle partitions too, at_least_once", wide.label());
+    }
+
+    @Test
     void setsEachEnforcerP99BesideTheReplyEchoUnderTheSameGuaranteeAndReads() {
         ScenarioResult result = new LatencyScenario().result(defaultRuns(), Duration.ofSeconds(1),
                 Duration.ofSeconds(20), Duration.ofSeconds(25), Duration.ofSeconds(3));

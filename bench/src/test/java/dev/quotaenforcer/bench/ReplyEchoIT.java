@@ -14,7 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
@@ -29,21 +34,30 @@ class ReplyEchoIT {
     Path stateDir;
 
     @Test
-    void answersEveryRequestOnTheAskedReplyPartitionUnderExactlyOnceReadCommitted(TestCluster cluster) throws Exception {
+    void answersEveryRequestOnTheAskedReplyPartitionUnderExactlyOnceReadCommittedWhileAlsoReadingIdleTopics(TestCluster cluster)
+            throws Exception {
         cluster.createTopics(3);
         String requests = cluster.topics().requests().name();
         String replies = cluster.topics().replies().name();
+        List<String> idle = List.of(cluster.prefix() + ".idle-0", cluster.prefix() + ".idle-1");
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()))) {
+            admin.createTopics(idle.stream().map(name -> new NewTopic(name, 3, (short) 1)).toList()).all().get();
+        }
         Map<String, Object> settings = Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers(),
                 StreamsConfig.APPLICATION_ID_CONFIG, "echo-" + cluster.prefix(),
                 StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
                 StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        try (ReplyEcho echo = new ReplyEcho(settings, requests, replies);
+        try (ReplyEcho echo = new ReplyEcho(settings, requests, idle, replies);
              // Were the asked partition ignored, replies would follow their keys over all 12 and most never reach 7.
              QuotaClient client = new QuotaClient(Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers()),
                      QuotaClient.Options.builder().requestsTopic(requests).replyTopic(replies).replyPartition(7)
                              .timeout(Duration.ofSeconds(30)).failurePolicy(QuotaClient.FailurePolicy.FAIL_CLOSED)
                              .replyIsolation(IsolationLevel.READ_COMMITTED).build(), Clock.systemUTC())) {
             assertTrue(echo.awaitRunning(Duration.ofSeconds(60)), "the echo runs");
+            Set<String> assigned = echo.streams().metadataForLocalThreads().stream()
+                    .flatMap(thread -> thread.activeTasks().stream()).flatMap(task -> task.topicPartitions().stream())
+                    .map(partition -> partition.topic() + "-" + partition.partition()).collect(Collectors.toSet());
+            assertEquals(9, assigned.size(), "the requests' partitions and the idle topics': " + assigned);
             assertTrue(client.awaitReady(Duration.ofSeconds(60)), "the client reached the cluster");
             List<CompletableFuture<GatewayDecision>> answers = new ArrayList<>();
             for (int i = 0; i < 30; i++) {
