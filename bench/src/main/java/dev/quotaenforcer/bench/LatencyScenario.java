@@ -105,15 +105,11 @@ public final class LatencyScenario implements Scenario {
      * @param commits         what the commits during those turns spent in Kafka's calls
      * @param cpu             where the CPU went during those turns, warm-ups and drains included
      * @param frozen          the turns a core of the machine stopped in, measured again and left out of the rest
+     * @param echoIdlePartitions partitions of topics nothing writes to that a reply echo read beside the requests
      */
     record Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs,
                     double punctuationMs, List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions,
                     TurnCpu cpu, FrozenTurns frozen, int echoIdlePartitions) {
-
-        Measured(Setup setup, IsolationLevel replies, OpenLoop.Result result, double commitPerTaskMs, double punctuationMs,
-                 List<Double> turnP99Ms, CommitTimes commits, TurnInterruptions interruptions, TurnCpu cpu, FrozenTurns frozen) {
-            this(setup, replies, result, commitPerTaskMs, punctuationMs, turnP99Ms, commits, interruptions, cpu, frozen, 0);
-        }
 
         String series() {
             return setup.id() + (setup.guarantee().equals(StreamsConfig.EXACTLY_ONCE_V2)

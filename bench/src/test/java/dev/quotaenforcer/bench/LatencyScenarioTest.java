@@ -30,7 +30,7 @@ class LatencyScenarioTest {
                             : isolation == IsolationLevel.READ_COMMITTED && setup.id().startsWith("eos") ? 150 : 4;
                     runs.add(new LatencyScenario.Measured(setup, isolation, measured(load, p99), 12, 3,
                             setup.tuning() ? List.of(p99) : List.of(p99, p99), new CommitTimes(40, 100e6, 60e6, 20e6),
-                            new TurnInterruptions(5, 22, 0, 30), CPU, LatencyScenario.FrozenTurns.none(p99)));
+                            new TurnInterruptions(5, 22, 0, 30), CPU, LatencyScenario.FrozenTurns.none(p99), 0));
                 }
             }
         }
@@ -100,7 +100,7 @@ class LatencyScenarioTest {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") && run.result().offeredPerSecond() == 5000
                         ? new LatencyScenario.Measured(run.setup(), run.replies(), run.result(), 12, 3, run.turnP99Ms(),
-                        run.commits(), run.interruptions(), run.cpu(), new LatencyScenario.FrozenTurns(List.of(110.0, 95.0), 1, 30))
+                        run.commits(), run.interruptions(), run.cpu(), new LatencyScenario.FrozenTurns(List.of(110.0, 95.0), 1, 30), 0)
                         : run)
                 .toList();
 
@@ -138,7 +138,7 @@ class LatencyScenarioTest {
         List<LatencyScenario.Measured> runs = defaultRuns().stream()
                 .map(run -> run.series().equals("alos") ? new LatencyScenario.Measured(run.setup(), run.replies(),
                         measured((int) run.result().offeredPerSecond(), 120), 12, 3, List.of(120.0), run.commits(),
-                        run.interruptions(), run.cpu(), LatencyScenario.FrozenTurns.none(120)) : run)
+                        run.interruptions(), run.cpu(), LatencyScenario.FrozenTurns.none(120), 0) : run)
                 .toList();
 
         ScenarioResult result = new LatencyScenario().result(runs, Duration.ofSeconds(1),
