@@ -66,6 +66,7 @@ public class RequestIdsBenchmarks {
     private long sent;
     /** Bytes read a cache line apart before a cold request: more than a server processor's last-level cache. */
     private byte[] elsewhere;
+    /** What the filling read, kept so the compiler cannot drop the reads. */
     private int elsewhereSum;
 
     @Setup(Level.Trial)
