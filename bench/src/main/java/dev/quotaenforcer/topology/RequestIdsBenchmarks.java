@@ -4,13 +4,20 @@ import dev.quotaenforcer.bench.ShortJmhRun;
 import dev.quotaenforcer.event.Decision;
 import dev.quotaenforcer.event.Reason;
 import dev.quotaenforcer.event.RequestEvent;
-import java.time.Duration;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.common.serialization.Serdes;
+import java.util.stream.Stream;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
-import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -22,6 +29,7 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.runner.RunnerException;
 
@@ -33,7 +41,8 @@ import org.openjdk.jmh.runner.RunnerException;
  * caches; with {@code cold}, the caches are filled with other data before each request, as the broker
  * and clients sharing the machine fill them between a task's requests at 5,000/s (the latency scenario
  * measured ten times the warm figure per request). The filling is not timed; {@link #nothing} measures
- * what the call and its timing cost alone.
+ * what the call and its timing cost alone. The stores are those a task builds (RocksDB beneath the batches'
+ * write-back), without changelogs.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -57,6 +66,8 @@ public class RequestIdsBenchmarks {
     @Param({"false", "true"})
     public boolean cold;
 
+    private Path stateDir;
+    private final List<StateStore> stores = new ArrayList<>();
     private RequestIds requestIds;
     private WriteBackStore<Long, RequestIdBatch> batches;
     private RequestEvent request;
@@ -70,17 +81,20 @@ public class RequestIdsBenchmarks {
     private int elsewhereSum;
 
     @Setup(Level.Trial)
-    public void fillWindow() {
-        MockProcessorContext<String, String> context = new MockProcessorContext<>();
-        batches = WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(RequestIds.STORE),
-                Serdes.Long(), RequestIdBatch.SERDE).withLoggingDisabled(), RequestIds::settled, true).build();
-        batches.init(context.getStateStoreContext(), batches);
-        WindowStore<String, byte[]> commands = Stores.windowStoreBuilder(Stores.inMemoryWindowStore(RequestIds.COMMANDS_STORE,
-                Duration.ofDays(7), Duration.ofMillis(1), false), Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
-        commands.init(context.getStateStoreContext(), commands);
-        requestIds = new RequestIds(batches, commands, WINDOW_MS);
+    public void fillWindow() throws IOException {
+        stateDir = Files.createTempDirectory("quota-bench-request-ids");
+        MockProcessorContext<String, String> context = new MockProcessorContext<>(new Properties(), new TaskId(0, 0),
+                stateDir.toFile());
+        for (StoreBuilder<?> builder : RequestIds.storeBuilders()) {
+            StateStore store = builder.withLoggingDisabled().build();
+            store.init(context.getStateStoreContext(), store);
+            context.addStateStore(store);
+            stores.add(store);
+        }
+        batches = WriteBackStore.of(context.getStateStore(RequestIds.STORE));
+        requestIds = new RequestIds(batches, context.getStateStore(RequestIds.COMMANDS_STORE), WINDOW_MS);
         elsewhere = cold ? new byte[64 * 1024 * 1024] : null;
-        request = new RequestEvent("r", API_KEY, 1, START, null);
+        request = new RequestEvent("r", API_KEY, 1, START);
         decision = new Decision("r", API_KEY, "pro", true, Reason.OK, "per-minute", 100, 37, 23, 0, 0,
                 Instant.ofEpochMilli(START), null);
         requestIdTexts = new String[4 * ids];
@@ -89,6 +103,14 @@ public class RequestIdsBenchmarks {
         }
         for (int i = 0; i < 2 * ids; i++) {
             newRequest();
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void closeStores() throws IOException {
+        stores.forEach(StateStore::close);
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
         }
     }
 

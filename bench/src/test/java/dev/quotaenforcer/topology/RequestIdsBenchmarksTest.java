@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class RequestIdsBenchmarksTest {
 
     @Test
-    void theWindowStaysAsFullAsItIsSetForWhileEveryTimedRequestIsNew() {
+    void theWindowStaysAsFullAsItIsSetForWhileEveryTimedRequestIsNew() throws Exception {
         for (boolean cold : new boolean[] {false, true}) {
             RequestIdsBenchmarks benchmark = new RequestIdsBenchmarks();
             benchmark.ids = 1_000;
@@ -25,6 +25,7 @@ class RequestIdsBenchmarksTest {
             }
 
             assertEquals(1_000, benchmark.heldIds(), 1, "after more requests, cold " + cold);
+            benchmark.closeStores();
         }
     }
 }
