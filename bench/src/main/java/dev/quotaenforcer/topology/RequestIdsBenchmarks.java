@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -85,7 +86,7 @@ public class RequestIdsBenchmarks {
         stateDir = Files.createTempDirectory("quota-bench-request-ids");
         MockProcessorContext<String, String> context = new MockProcessorContext<>(new Properties(), new TaskId(0, 0),
                 stateDir.toFile());
-        for (StoreBuilder<?> builder : RequestIds.storeBuilders()) {
+        for (StoreBuilder<?> builder : RequestIds.storeBuilders(Map.of())) {
             StateStore store = builder.withLoggingDisabled().build();
             store.init(context.getStateStoreContext(), store);
             context.addStateStore(store);

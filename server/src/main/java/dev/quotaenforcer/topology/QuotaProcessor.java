@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.Set;
@@ -134,7 +135,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
                                                                       String defaultPlan,
                                                                       long expiryIntervalMs,
                                                                       long maxLatenessMs, long dedupWindowMs,
-                                                                      int defaultPlanMaxKeys, long usageIntervalMs) {
+                                                                      int defaultPlanMaxKeys, long usageIntervalMs,
+                                                                      Map<String, String> batchChangelogConfig) {
         return new ProcessorSupplier<>() {
             @Override
             public Processor<String, KeyInput, String, Object> get() {
@@ -145,8 +147,8 @@ final class QuotaProcessor implements Processor<String, KeyInput, String, Object
             @Override
             public Set<StoreBuilder<?>> stores() {
                 StoreBuilder<KeyValueStore<String, KeyEntry>> store = BatchChangelogStore.builder(STATE_STORE, Serdes.String(),
-                        new KeyEntrySerde());
-                Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders());
+                        new KeyEntrySerde()).withLoggingEnabled(batchChangelogConfig);
+                Set<StoreBuilder<?>> stores = new HashSet<>(RequestIds.storeBuilders(batchChangelogConfig));
                 stores.add(WriteBackStore.builder(store, KeyEntry.PACKING));
                 stores.add(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WATERMARK_STORE), Serdes.String(),
                         Serdes.Long()));

@@ -211,7 +211,8 @@ public final class QuotaTopology {
     /** Each task's deciding processor with its stores, as the topology runs it. */
     ProcessorSupplier<String, KeyInput, String, Object> quotaDecider(CatalogChanges planChanges, CatalogChanges assignmentChanges) {
         return QuotaProcessor.supplier(stats, planChanges, assignmentChanges, config.defaultPlan(), config.expiryIntervalMs(),
-                config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(), config.usageIntervalMs());
+                config.requestMaxLatenessMs(), config.dedupWindowMs(), config.defaultPlanMaxKeys(), config.usageIntervalMs(),
+                BatchChangelogConfig.of(config.streamsProperties()));
     }
 
     private RequestParser requestParser() {

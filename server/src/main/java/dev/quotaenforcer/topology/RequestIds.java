@@ -7,6 +7,7 @@ import dev.quotaenforcer.plan.Plan;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
@@ -101,9 +102,10 @@ final class RequestIds {
         forgetOutsideWindow(Integer.MAX_VALUE);
     }
 
-    static Set<StoreBuilder<?>> storeBuilders() {
+    /** The stores, the batches' changelog created with {@code batchChangelogConfig} ({@link BatchChangelogConfig}). */
+    static Set<StoreBuilder<?>> storeBuilders(Map<String, String> batchChangelogConfig) {
         return Set.of(WriteBackStore.builder(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STORE), Serdes.Long(),
-                        RequestIdBatch.SERDE), RequestIds::settled, true),
+                        RequestIdBatch.SERDE).withLoggingEnabled(batchChangelogConfig), RequestIds::settled, true),
                 Stores.windowStoreBuilder(Stores.inMemoryWindowStore(COMMANDS_STORE, COMMAND_RETENTION, Duration.ofMillis(1),
                         false), Serdes.String(), Serdes.ByteArray()).withCachingEnabled());
     }
