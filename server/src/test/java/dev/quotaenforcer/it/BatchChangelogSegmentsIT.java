@@ -18,9 +18,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The changelogs written in batches are created with segments that roll every ten minutes (or 50 MiB),
- * so the broker's log cleaner can drop retired batches instead of every restore reading them, and an
- * operator's segment settings for all internal topics still apply.
+ * The changelogs written in batches are created with segments that roll every ten minutes (or 50 MiB)
+ * and tombstones kept an hour, so the broker's log cleaner can drop retired batches instead of every
+ * restore reading them, and an operator's settings for all internal topics still apply.
  */
 @ExtendWith(KafkaBroker.class)
 class BatchChangelogSegmentsIT {
@@ -31,13 +31,14 @@ class BatchChangelogSegmentsIT {
     Path stateDir;
 
     @Test
-    void theKeyEntryAndRequestIdChangelogsAreCreatedWithTenMinuteSegments(TestCluster cluster) throws Exception {
+    void theKeyEntryAndRequestIdChangelogsAreCreatedWithTenMinuteSegmentsAndAnHourOfTombstones(TestCluster cluster) throws Exception {
         try (Enforcer enforcer = cluster.startWithBasicPlan(2, stateDir, "k-1");
              Admin admin = Admin.create(Map.of("bootstrap.servers", cluster.bootstrapServers()))) {
             for (String changelog : BATCH_CHANGELOGS) {
                 Config config = config(admin, cluster.applicationId() + "-" + changelog);
                 assertEquals("600000", config.get(TopicConfig.SEGMENT_MS_CONFIG).value(), changelog);
                 assertEquals("52428800", config.get(TopicConfig.SEGMENT_BYTES_CONFIG).value(), changelog);
+                assertEquals("3600000", config.get(TopicConfig.DELETE_RETENTION_MS_CONFIG).value(), changelog);
                 assertEquals("compact", config.get(TopicConfig.CLEANUP_POLICY_CONFIG).value(), changelog);
             }
             Config watermark = config(admin, cluster.applicationId() + "-quota-watermark-changelog");
@@ -47,7 +48,7 @@ class BatchChangelogSegmentsIT {
     }
 
     @Test
-    void segmentSettingsGivenForEveryInternalTopicApplyToTheBatchChangelogsToo(TestCluster cluster) throws Exception {
+    void settingsGivenForEveryInternalTopicApplyToTheBatchChangelogsToo(TestCluster cluster) throws Exception {
         cluster.createTopics(2);
         try (Enforcer enforcer = cluster.startEnforcer("a", stateDir,
                 Map.of(StreamsConfig.topicPrefix(TopicConfig.SEGMENT_MS_CONFIG), "3600000"));

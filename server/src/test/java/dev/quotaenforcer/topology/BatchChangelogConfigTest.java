@@ -15,10 +15,11 @@ class BatchChangelogConfigTest {
 
     private static final Map<String, String> SHORT_SEGMENTS = Map.of(
             TopicConfig.SEGMENT_MS_CONFIG, "600000",
-            TopicConfig.SEGMENT_BYTES_CONFIG, "52428800");
+            TopicConfig.SEGMENT_BYTES_CONFIG, "52428800",
+            TopicConfig.DELETE_RETENTION_MS_CONFIG, "3600000");
 
     @Test
-    void theBatchChangelogsRollTheirSegmentsEveryTenMinutesOr50MiB() {
+    void theBatchChangelogsRollTheirSegmentsEveryTenMinutesOr50MiBAndKeepTombstonesAnHour() {
         assertEquals(Map.of(QuotaTopology.STATE_STORE, SHORT_SEGMENTS, QuotaTopology.REQUEST_IDS_STORE, SHORT_SEGMENTS),
                 batchChangelogConfigs(Map.of()));
     }
@@ -27,12 +28,14 @@ class BatchChangelogConfigTest {
     void aSegmentSettingGivenForEveryInternalTopicIsLeftToKafkaStreams() {
         // Kafka Streams lays a store's own topic settings over the configuration's topic.* ones: only by
         // leaving a setting out does the operator's apply.
-        Map<String, String> segmentBytesOnly = Map.of(TopicConfig.SEGMENT_BYTES_CONFIG, "52428800");
-        assertEquals(Map.of(QuotaTopology.STATE_STORE, segmentBytesOnly, QuotaTopology.REQUEST_IDS_STORE, segmentBytesOnly),
+        Map<String, String> withoutSegmentMs = Map.of(TopicConfig.SEGMENT_BYTES_CONFIG, "52428800",
+                TopicConfig.DELETE_RETENTION_MS_CONFIG, "3600000");
+        assertEquals(Map.of(QuotaTopology.STATE_STORE, withoutSegmentMs, QuotaTopology.REQUEST_IDS_STORE, withoutSegmentMs),
                 batchChangelogConfigs(Map.of(StreamsConfig.topicPrefix(TopicConfig.SEGMENT_MS_CONFIG), "3600000")));
         assertEquals(Map.of(), BatchChangelogConfig.of(new EnforcerConfig(Map.of(
                 StreamsConfig.topicPrefix(TopicConfig.SEGMENT_MS_CONFIG), "3600000",
-                StreamsConfig.topicPrefix(TopicConfig.SEGMENT_BYTES_CONFIG), "1073741824")).streamsProperties()));
+                StreamsConfig.topicPrefix(TopicConfig.SEGMENT_BYTES_CONFIG), "1073741824",
+                StreamsConfig.topicPrefix(TopicConfig.DELETE_RETENTION_MS_CONFIG), "86400000")).streamsProperties()));
     }
 
     @Test
