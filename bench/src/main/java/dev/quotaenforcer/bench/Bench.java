@@ -11,17 +11,17 @@ import java.util.stream.Collectors;
 /** Runs the chosen scenarios one after another and writes the report; the {@code bench} command's engine. */
 public final class Bench {
 
-    /** Every scenario, in the order a full run takes them. */
+    /** Every scenario, in the order a run takes them; a full run leaves out those that are not {@link Scenario#inFullRun}. */
     public static List<Scenario> scenarios() {
         LatencyScenario latency = new LatencyScenario();
         return List.of(new AccuracyScenario(), new AlgorithmsScenario(), new ThroughputScenario(), new StateScenario(),
-                new FloodScenario(), latency, new RedisScenario(latency), new CommitWaitScenario());
+                new FloodScenario(), latency, new RedisScenario(latency), new CommitWaitScenario(), new RestoreScenario());
     }
 
     private Bench() {
     }
 
-    /** The scenarios named (all when none are), in run order; an unknown name is the user's error. */
+    /** The scenarios named (when none are, those of a full run), in run order; an unknown name is the user's error. */
     public static List<Scenario> select(List<String> names) {
         Set<String> wanted = new LinkedHashSet<>(names);
         List<Scenario> known = scenarios();
@@ -31,7 +31,8 @@ public final class Bench {
             throw new IllegalArgumentException("unknown scenario " + String.join(", ", wanted) + "; known: "
                     + String.join(", ", knownNames));
         }
-        return names.isEmpty() ? known : known.stream().filter(s -> names.contains(s.name())).toList();
+        return names.isEmpty() ? known.stream().filter(Scenario::inFullRun).toList()
+                : known.stream().filter(s -> names.contains(s.name())).toList();
     }
 
     /** Runs {@code scenarios} and writes report.md, report.json and the plots into the context's directory. */

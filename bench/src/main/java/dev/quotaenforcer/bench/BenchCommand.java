@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 
 /** Runs the benchmark scenarios and writes their report. */
 @Command(name = "quota-enforcer-bench", mixinStandardHelpOptions = true, version = "quota-enforcer-bench 0.1.0",
-        description = {"Runs the benchmark scenarios (all unless --scenario names some), printing progress as they go, "
+        description = {"Runs the benchmark scenarios (all but restore unless --scenario names some), printing progress as they go, "
                 + "and writes report.md, report.json and an SVG plot per scenario into --out. Scenarios: accuracy "
                 + "(sliding window counter vs exact log on a seeded bursty trace), algorithms (JMH: ns per decision "
                 + "of each algorithm and of the engine path, beside Bucket4j and Guava)."})
@@ -27,7 +27,7 @@ final class BenchCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Option(names = "--scenario", paramLabel = "NAME", split = ",",
-            description = "A scenario to run; repeat it or give a comma list. Default: all.")
+            description = "A scenario to run; repeat it or give a comma list. Default: all but restore, which takes 25 minutes.")
     List<String> scenarios = new ArrayList<>();
 
     @Option(names = "--quick", description = "Smaller traces and shorter JMH runs: minutes instead of tens of minutes.")

@@ -18,8 +18,9 @@ class BenchTest {
     Path dir;
 
     @Test
-    void selectsNamedScenariosInRunOrderAndAllWhenNoneAreNamed() {
+    void selectsNamedScenariosInRunOrderAndThoseOfAFullRunWhenNoneAreNamed() {
         assertEquals(List.of("accuracy", "algorithms", "throughput", "state", "flood", "latency", "redis", "commit-wait"), Bench.select(List.of()).stream().map(Scenario::name).toList());
+        assertEquals(List.of("state", "restore"), Bench.select(List.of("restore", "state")).stream().map(Scenario::name).toList());
         assertEquals(List.of("accuracy", "algorithms"),
                 Bench.select(List.of("algorithms", "accuracy")).stream().map(Scenario::name).toList());
         assertEquals(List.of("accuracy"), Bench.select(List.of("accuracy")).stream().map(Scenario::name).toList());
@@ -28,7 +29,7 @@ class BenchTest {
     @Test
     void anUnknownScenarioIsTheUsersErrorNamingTheKnownOnes() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Bench.select(List.of("speed")));
-        assertEquals("unknown scenario speed; known: accuracy, algorithms, throughput, state, flood, latency, redis, commit-wait", e.getMessage());
+        assertEquals("unknown scenario speed; known: accuracy, algorithms, throughput, state, flood, latency, redis, commit-wait, restore", e.getMessage());
     }
 
     @Test
