@@ -50,7 +50,7 @@ public final class LatencyScenario implements Scenario {
     static final int KEYS = 2_000;
     static final int PARTITIONS = 6;
     /** Limits far above what {@link #KEYS} keys at these loads send, so nearly every request is allowed. */
-    private static final String PLAN = """
+    static final String PLAN = """
             {"id": "bench",
              "rateLimits": [{"name": "per-second", "algorithm": "sliding-window-counter", "limit": 1000, "window": "PT1S"}],
              "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 100000000, "window": "PT1H"}}""";

@@ -52,10 +52,6 @@ public final class RestoreScenario implements Scenario {
     private static final int KEYS = 100_000;
     private static final String PREFIX = "restore";
     private static final String APPLICATION_ID = "bench-restore";
-    private static final String PLAN = """
-            {"id": "bench",
-             "rateLimits": [{"name": "per-second", "algorithm": "sliding-window-counter", "limit": 1000, "window": "PT1S"}],
-             "quota": {"name": "hourly", "algorithm": "fixed-window", "limit": 100000000, "window": "PT1H"}}""";
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
     /** After the last decision of a full run: the broker's log cleaner looks for work every 15 s. */
     private static final Duration CLEANER_TURN = Duration.ofSeconds(20);
@@ -114,7 +110,8 @@ public final class RestoreScenario implements Scenario {
             try (Admin admin = Admin.create(cluster)) {
                 TopicApplier.apply(admin, TopicDefinitions.bundled().withPrefix(PREFIX));
             }
-            new CatalogClient(cluster, topics).putPlan(PLAN.getBytes(StandardCharsets.UTF_8));
+            // The latency scenario's plan, whose limits nearly every request is within: what is measured is the state written.
+            new CatalogClient(cluster, topics).putPlan(LatencyScenario.PLAN.getBytes(StandardCharsets.UTF_8));
             Map<String, Object> settings = new HashMap<>(context.enforcerSettings());
             settings.putAll(cluster);
             settings.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
