@@ -550,7 +550,7 @@ public final class LatencyScenario implements Scenario {
             ready = echo.awaitRunning(READY_TIMEOUT);
         } else {
             Enforcer enforcer = Enforcer.start(settings);
-            answering = new Answering(enforcer.streams(), () -> decided(enforcer), enforcer::close);
+            answering = new Answering(enforcer.streams(), () -> enforcer.stats().decided(), enforcer::close);
             ready = enforcer.awaitReady(READY_TIMEOUT);
         }
         if (!ready) {
@@ -590,10 +590,6 @@ public final class LatencyScenario implements Scenario {
                 .map(Metric::metricValue)
                 .filter(Double.class::isInstance).mapToDouble(Double.class::cast)
                 .max().orElse(Double.NaN);
-    }
-
-    private static long decided(Enforcer enforcer) {
-        return enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** Asks until a real decision comes back: the enforcer then has its plan and its reply topics in hand. */

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -56,8 +57,8 @@ public final class RestoreScenario implements Scenario {
     /** After the last decision of a full run: the broker's log cleaner looks for work every 15 s. */
     private static final Duration CLEANER_TURN = Duration.ofSeconds(20);
 
-    /** One way of running the enforcer: a label and the settings it adds. */
-    record Setup(String label, Map<String, String> overrides) {
+    /** One way of running the enforcer: the prefix of its figures, a label and the settings it adds. */
+    record Setup(String id, String label, Map<String, String> overrides) {
     }
 
     /** What one setup wrote and what its restore took: bytes and records per batch changelog, in {@link #CHANGELOGS} order. */
@@ -65,8 +66,8 @@ public final class RestoreScenario implements Scenario {
     }
 
     static final List<Setup> SETUPS = List.of(
-            new Setup("the enforcer's batch changelog settings", Map.of()),
-            new Setup("Kafka's topic settings", KAFKA_DEFAULTS));
+            new Setup("enforcerSettings", "the enforcer's batch changelog settings", Map.of()),
+            new Setup("kafkaSettings", "Kafka's topic settings", KAFKA_DEFAULTS));
 
     @Override
     public String name() {
@@ -182,7 +183,7 @@ public final class RestoreScenario implements Scenario {
 
     private static void awaitDecided(Enforcer enforcer, long sent) throws InterruptedException {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum() < sent) {
+        while (enforcer.stats().decided() < sent) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the enforcer did not decide all " + sent + " requests within " + READY_TIMEOUT);
             }
@@ -194,7 +195,7 @@ public final class RestoreScenario implements Scenario {
     static long bytesOnDisk(Path brokerDir, String topic) throws IOException {
         try (Stream<Path> files = Files.walk(brokerDir)) {
             return files.filter(file -> file.getFileName().toString().endsWith(".log")
-                            && file.getParent().getFileName().toString().matches(java.util.regex.Pattern.quote(topic) + "-\\d+"))
+                            && file.getParent().getFileName().toString().matches(Pattern.quote(topic) + "-\\d+"))
                     .mapToLong(file -> file.toFile().length()).sum();
         }
     }
@@ -224,7 +225,7 @@ public final class RestoreScenario implements Scenario {
         ScenarioResult.Builder result = ScenarioResult.builder(this, "a restore from the changelogs after sustained traffic");
         List<List<String>> rows = new ArrayList<>();
         for (Measured m : measured) {
-            String id = m.setup().overrides().isEmpty() ? "enforcerSettings" : "kafkaSettings";
+            String id = m.setup().id();
             List<String> row = new ArrayList<>(List.of(m.setup().label(), Long.toString(m.decided())));
             for (int i = 0; i < CHANGELOGS.size(); i++) {
                 String changelog = CHANGELOGS.get(i);

@@ -295,7 +295,7 @@ public final class ThroughputScenario implements Scenario {
             Run run = time(context, cluster, warmUp ? "enforcer warm-up" : label(ENFORCER, round), application, guarantee, events,
                     topics.requests().name(), topics.decisions().name(), before, writtenBefore,
                     () -> enforcer.streams().state() == KafkaStreams.State.RUNNING, () -> enforcer.streams().metrics());
-            long decided = enforcer.stats().decisions().values().stream().mapToLong(Long::longValue).sum();
+            long decided = enforcer.stats().decided();
             if (decided != events) {
                 throw new IllegalStateException("the enforcer made " + decided + " decisions for " + events + " requests");
             }

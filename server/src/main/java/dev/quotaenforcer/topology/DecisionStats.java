@@ -105,6 +105,11 @@ public final class DecisionStats {
         return counts;
     }
 
+    /** Decisions so far, of every reason and plan. */
+    public long decided() {
+        return decisions().values().stream().mapToLong(Long::longValue).sum();
+    }
+
     /** Admin commands applied so far, by type (rejected ones count as dead letters). */
     public Map<KeyCommand.Type, Long> commands() {
         Map<KeyCommand.Type, Long> counts = new EnumMap<>(KeyCommand.Type.class);

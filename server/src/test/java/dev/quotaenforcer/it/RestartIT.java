@@ -93,7 +93,7 @@ class RestartIT {
             assertFalse(first.failed());
         }
         // Not asserted (it depends on speed), but shown in failures: typically a few hundred of the 5000.
-        String cut = "first instance decided " + first.stats().decisions().values().stream().mapToLong(Long::longValue).sum()
+        String cut = "first instance decided " + first.stats().decided()
                 + " of " + KEYS.size() * (FIRST + SECOND) + " before its close; ";
 
         try (Enforcer second = cluster.startEnforcer("second", restartDir)) {
